@@ -292,3 +292,16 @@ TEST_CASE("planner: unknown dims are costed as 1 and flagged") {
   REQUIRE(plan.steps.size() == 1);
   CHECK(plan.steps[0].bytesPerRank == 8 * 4);
 }
+
+TEST_CASE("planner 4-D: mixed partials and a move to a 4x4 mesh execute correctly and beat greedy") {
+  const ProcessMesh mesh16{{2, 2, 2, 2}, {0, 1, 2, 3, 4, 5, 6, 7, 8, 9, 10, 11, 12, 13, 14, 15}, true};
+  const ProcessMesh square{{4, 4}, {16, 17, 18, 19, 20, 21, 22, 23, 24, 25, 26, 27, 28, 29, 30, 31}, true};
+  const auto onMesh = request({8, 6, 5, 4}, attrOn(mesh16, {0, 1, -1, -1}, {{2, ReduceType::Sum}, {3, ReduceType::Max}}),
+                              attrOn(mesh16, {-1, -1, 3, 2}, {{0, ReduceType::Min}}));
+  const auto across = request({8, 6, 5, 4}, attrOn(mesh16, {0, 1, 2, 3}), attrOn(square, {1, 0, -1, -1}));
+  for (const auto& req : {onMesh, across}) {
+    const Plan plan = planMinCost(req, kCosts);
+    CHECK(plan.estUs < planGreedy(req, kCosts).estUs);
+    checkExecutes(plan);
+  }
+}
