@@ -1,1 +1,40 @@
+# Golden-file tests: one ctest per file under tests/golden/ (see tests/run_golden.sh).
+set(GOLDEN_DIR ${CMAKE_SOURCE_DIR}/tests/golden)
+set(GOLDEN_RUN ${CMAKE_SOURCE_DIR}/tests/run_golden.sh)
 
+# The bundled samples: the seed pair and both round trips.
+add_test(NAME golden.pass.seed_mlp
+         COMMAND ${GOLDEN_RUN} $<TARGET_FILE:reshardctl> pass
+                 ${CMAKE_SOURCE_DIR}/samples/seed_mlp_before.ir ${CMAKE_SOURCE_DIR}/samples/seed_mlp_after.ir)
+file(GLOB SAMPLE_FILES CONFIGURE_DEPENDS ${CMAKE_SOURCE_DIR}/samples/*.ir)
+foreach(file ${SAMPLE_FILES})
+  get_filename_component(name ${file} NAME_WE)
+  add_test(NAME golden.roundtrip.sample.${name}
+           COMMAND ${GOLDEN_RUN} $<TARGET_FILE:reshardctl> roundtrip ${file})
+endforeach()
+
+# Before/after pairs: NAME.ir → NAME.expected.ir
+file(GLOB PASS_INPUTS CONFIGURE_DEPENDS ${GOLDEN_DIR}/pass/*.ir)
+list(FILTER PASS_INPUTS EXCLUDE REGEX "\\.expected\\.ir$")
+foreach(file ${PASS_INPUTS})
+  get_filename_component(name ${file} NAME_WE)
+  add_test(NAME golden.pass.${name}
+           COMMAND ${GOLDEN_RUN} $<TARGET_FILE:reshardctl> pass ${file} ${GOLDEN_DIR}/pass/${name}.expected.ir)
+  add_test(NAME golden.roundtrip.pass.${name}
+           COMMAND ${GOLDEN_RUN} $<TARGET_FILE:reshardctl> roundtrip ${file})
+endforeach()
+
+file(GLOB ROUNDTRIP_INPUTS CONFIGURE_DEPENDS ${GOLDEN_DIR}/roundtrip/*.ir)
+foreach(file ${ROUNDTRIP_INPUTS})
+  get_filename_component(name ${file} NAME_WE)
+  add_test(NAME golden.roundtrip.${name}
+           COMMAND ${GOLDEN_RUN} $<TARGET_FILE:reshardctl> roundtrip ${file})
+endforeach()
+
+# Bad inputs: bad-NAME.ir → bad-NAME.stderr
+file(GLOB ERROR_INPUTS CONFIGURE_DEPENDS ${GOLDEN_DIR}/errors/*.ir)
+foreach(file ${ERROR_INPUTS})
+  get_filename_component(name ${file} NAME_WE)
+  add_test(NAME golden.error.${name}
+           COMMAND ${GOLDEN_RUN} $<TARGET_FILE:reshardctl> error ${file} ${GOLDEN_DIR}/errors/${name}.stderr)
+endforeach()

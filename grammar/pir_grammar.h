@@ -1,0 +1,166 @@
+// The PEGTL grammar of a Paddle PIR program dump. Rules only: the actions
+// that build the IR are in src/parser.cpp, the error messages for every
+// `must` point in src/parse_errors.h. See ../docs or shared pir-format.md for
+// the format. Each rule an action hooks into has its own name.
+//
+//   {
+//       ^kw:%kwarg_a                                   (optional block arguments)
+//       (%0, %1) = "dialect.op" (%x, <<NULL VALUE>>) {k:v,...} : (Tx, T0) -> Ta, Tb
+//       (%5) = "pd_op.if" (%4) {attrs} -> T {          (region ops)
+//           ...
+//       } else {
+//           ...
+//       }
+//   }
+//
+// Whitespace between tokens is free (newlines included); the printer, not the
+// grammar, decides the layout. Once a prefix is unambiguous, `if_must`
+// commits, so a malformed op is reported where it goes wrong.
+#pragma once
+
+#include <tao/pegtl.hpp>
+
+namespace reshardctl::grammar {
+
+// clang-format off
+using namespace tao::pegtl;
+
+struct ws : star< space > {};
+struct blanks : star< blank > {};
+struct comma : seq< ws, one< ',' >, ws > {};
+struct arrow : string< '-', '>' > {};
+
+struct identifier_char : ranges< 'a', 'z', 'A', 'Z', '0', '9', '_' > {};
+
+// ---- values ---------------------------------------------------------------
+struct value_name : seq< one< '%' >, plus< identifier_char > > {};
+struct null_value : string< '<', '<', 'N', 'U', 'L', 'L', ' ', 'V', 'A', 'L', 'U', 'E', '>', '>' > {};
+
+// ---- types ----------------------------------------------------------------
+// Type text is kept verbatim; src/type.cpp interprets tensor types.
+struct type;
+struct null_type : string< '<', '<', 'N', 'U', 'L', 'L', ' ', 'T', 'Y', 'P', 'E', '>', '>' > {};
+struct type_name : seq< ranges< 'a', 'z', 'A', 'Z', '_' >,
+                        star< sor< identifier_char, one< '.' > > > > {};
+struct angle_open : one< '<' > {};
+struct angle_close : one< '>' > {};
+struct angle_body;
+struct angle_contents : star< sor< angle_body, not_one< '<', '>', '\n', '\r' > > > {};
+struct angle_body : if_must< angle_open, angle_contents, angle_close > {};
+struct vec_open : seq< string< 'v', 'e', 'c' >, one< '[' > > {};
+struct vec_close : one< ']' > {};
+struct vec_elements : opt< list< type, comma > > {};
+struct vec_type : if_must< vec_open, ws, vec_elements, ws, vec_close > {};
+struct named_type : seq< type_name, opt< angle_body > > {};
+struct type : sor< null_type, vec_type, named_type > {};
+
+struct operand_type : type {};
+struct result_type : type {};
+struct operand_types : opt< list< operand_type, comma > > {};
+struct result_types : opt< list< result_type, comma > > {};
+
+// ---- attributes -----------------------------------------------------------
+// Values are kept verbatim: a balanced run of strings, bracket groups and words.
+struct attr_value;
+struct escaped_char : seq< one< '\\' >, any > {};
+struct string_close : one< '"' > {};
+struct string_open : one< '"' > {};
+struct string_chars : star< sor< escaped_char, not_one< '"', '\\' > > > {};
+struct string_literal : if_must< string_open, string_chars, string_close > {};
+struct word : plus< not_one< ',', '{', '}', '[', ']', '(', ')', '<', '>', '"',
+                             ' ', '\t', '\n', '\r' > > {};
+struct group_item;
+struct group_contents : star< sor< group_item, one< ',' >, space > > {};
+struct bracket_open : one< '[' > {};
+struct bracket_close : one< ']' > {};
+struct bracket_group : if_must< bracket_open, group_contents, bracket_close > {};
+struct brace_open : one< '{' > {};
+struct brace_close : one< '}' > {};
+struct brace_group : if_must< brace_open, group_contents, brace_close > {};
+struct paren_open : one< '(' > {};
+struct paren_close : one< ')' > {};
+struct paren_group : if_must< paren_open, group_contents, paren_close > {};
+struct angle_group : if_must< angle_open, group_contents, angle_close > {};
+struct group_item : sor< string_literal, bracket_group, brace_group, paren_group, angle_group,
+                         word > {};
+struct attr_value : plus< group_item > {};
+
+struct attr_key : seq< plus< sor< identifier_char, one< '.' > > >,
+                       opt< one< '(' >, plus< digit >, one< ')' > > > {};
+struct attr_colon : one< ':' > {};
+struct attr_entry : if_must< attr_key, attr_colon, attr_value > {};
+struct attr_dict_open : one< '{' > {};
+struct attr_dict_close : one< '}' > {};
+struct attr_entries : opt< list< attr_entry, comma > > {};
+struct attr_dict : if_must< attr_dict_open, ws, attr_entries, ws, attr_dict_close > {};
+
+// ---- ops and blocks -------------------------------------------------------
+struct op;
+struct block_arg : value_name {};
+struct kwargs_marker : string< 'k', 'w', ':' > {};
+struct block_args_open : one< '^' > {};
+struct block_arg_list : list< block_arg, comma > {};
+struct optional_kwargs_marker : opt< kwargs_marker > {};
+struct block_args : if_must< block_args_open, optional_kwargs_marker, block_arg_list > {};
+
+struct block_open : one< '{' > {};
+struct block_close : one< '}' > {};
+struct block_ops : star< ws, op > {};
+struct block_body : seq< ws, opt< block_args >, block_ops, ws > {};
+struct region_block : if_must< block_open, block_body, block_close > {};
+
+struct op_begin : one< '(' > {};
+struct result_def : value_name {};
+struct result_defs : opt< list< result_def, comma > > {};
+struct results_close : one< ')' > {};
+struct op_equals : one< '=' > {};
+struct quoted_op_name : seq< one< '"' >, plus< not_one< '"', '\n', '\r' > >, one< '"' > > {};
+// The March-April 2024 printer wrote `= pd_op.if (` without quotes.
+struct legacy_if_name : string< 'p', 'd', '_', 'o', 'p', '.', 'i', 'f' > {};
+struct op_name : sor< quoted_op_name, legacy_if_name > {};
+
+struct operand : sor< null_value, value_name > {};
+struct operands_open : one< '(' > {};
+struct operands_close : one< ')' > {};
+struct operand_items : opt< list< operand, comma > > {};
+struct operand_list : if_must< operands_open, ws, operand_items, ws, operands_close > {};
+
+// pd_op.while: (cond=%c, inputs=%a, %b) { ^%arg_0, ... ops }
+struct while_cond_key : string< 'c', 'o', 'n', 'd', '=' > {};
+struct while_inputs_key : string< 'i', 'n', 'p', 'u', 't', 's', '=' > {};
+struct while_operands : seq< operands_open, ws, while_cond_key, operand,
+                             opt< comma, while_inputs_key, opt< list< operand, comma > > >,
+                             ws, operands_close > {};
+struct while_tail : if_must< at< operands_open, ws, while_cond_key >, while_operands, ws,
+                             region_block > {};
+
+// pd_op.if and pd_op.pylayer: ... {attrs} -> T {block} else {block}
+struct else_keyword : string< 'e', 'l', 's', 'e' > {};
+struct else_region : if_must< else_keyword, ws, region_block > {};
+struct optional_else : opt< ws, else_region > {};
+struct if_tail : if_must< arrow, blanks, result_types, ws, region_block, optional_else > {};
+
+// Generic form: ... {attrs} : (Tx, Ty) -> Ta, Tb, then any regions on the next lines.
+struct signature_colon : one< ':' > {};
+struct operand_types_open : one< '(' > {};
+struct operand_types_close : one< ')' > {};
+struct signature_arrow : arrow {};
+struct generic_regions : star< ws, region_block > {};
+struct signature_tail : if_must< signature_colon, ws, operand_types_open, ws, operand_types, ws,
+                                 operand_types_close, ws, signature_arrow, blanks, result_types,
+                                 generic_regions > {};
+
+struct op_signature : sor< if_tail, signature_tail > {};
+struct standard_tail : if_must< operand_list, ws, attr_dict, ws, op_signature > {};
+struct op_tail : sor< while_tail, standard_tail > {};
+struct op : if_must< op_begin, ws, result_defs, ws, results_close, ws, op_equals, ws, op_name,
+                     ws, op_tail > {};
+
+struct program_open : one< '{' > {};
+struct program_close : one< '}' > {};
+struct program_block : if_must< program_open, block_body, program_close > {};
+struct program_end : eof {};
+struct program : seq< ws, must< program_block >, ws, must< program_end > > {};
+// clang-format on
+
+}  // namespace reshardctl::grammar

@@ -1,0 +1,38 @@
+#!/usr/bin/env bash
+# One golden-file check, run by ctest (tests/golden.cmake registers one per file).
+#   run_golden.sh TOOL pass      IN EXPECTED  apply IN == EXPECTED, and apply EXPECTED == EXPECTED
+#   run_golden.sh TOOL roundtrip IN           print IN == IN, byte for byte
+#   run_golden.sh TOOL error     IN EXPECTED  print IN exits 1, writes no output, stderr == EXPECTED
+# Errors are run from the input's folder so messages name the file as "bad-x.ir".
+set -u
+tool=$1 mode=$2 input=$3 expected=${4:-}
+work=$(mktemp -d) && trap 'rm -rf "$work"' EXIT
+
+fail() { echo "FAIL: $*"; exit 1; }
+same() {  # same EXPECTED ACTUAL WHAT
+  cmp -s "$1" "$2" && return 0
+  diff -u "$1" "$2" | head -40
+  fail "$3 differs from $1"
+}
+
+case $mode in
+  pass)
+    "$tool" apply "$input" -o "$work/out.ir" || fail "apply exited $?"
+    same "$expected" "$work/out.ir" "apply output"
+    "$tool" apply "$expected" -o "$work/again.ir" || fail "apply on its own output exited $?"
+    same "$expected" "$work/again.ir" "apply on the expected output (must change nothing)"
+    ;;
+  roundtrip)
+    "$tool" print "$input" -o "$work/out.ir" || fail "print exited $?"
+    same "$input" "$work/out.ir" "print output"
+    ;;
+  error)
+    (cd "$(dirname "$input")" && "$tool" print "$(basename "$input")" -o "$work/out.ir" 2>"$work/stderr")
+    status=$?
+    [ "$status" -eq 1 ] || fail "expected exit code 1, got $status"
+    [ ! -e "$work/out.ir" ] || fail "an output file was written for bad input"
+    same "$expected" "$work/stderr" "stderr"
+    ;;
+  *) fail "unknown mode $mode" ;;
+esac
+echo "ok"
