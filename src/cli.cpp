@@ -4,6 +4,7 @@
 #include <iostream>
 
 #include <CLI/CLI.hpp>
+#include <fmt/format.h>
 
 #include "commands.h"
 #include "program_io.h"
@@ -21,6 +22,41 @@ void addInputOutput(CLI::App& command, std::string& input, std::string& output) 
       ->default_str("-");
 }
 
+// The cost-model flags `plan` and `apply --stats` share; the per-mesh-dim
+// lists are applied after parsing (finishCostModel).
+struct CostFlags {
+  std::vector<double> bandwidths;
+  std::vector<double> latencies;
+};
+
+void addCostModelFlags(CLI::App& command, CostModel& costs, CostFlags& flags) {
+  const CostModel defaults;
+  command.add_option("--bandwidth", flags.bandwidths,
+                     "Bus bandwidth per mesh dim in GB/s, comma-separated; the last applies to higher dims")
+      ->delimiter(',')
+      ->check(CLI::PositiveNumber)
+      ->default_str(fmt::format("{:g}", defaults.link.bandwidthGBs));
+  command.add_option("--latency", flags.latencies,
+                     "Latency per ring hop per mesh dim in us, comma-separated; the last applies to higher dims")
+      ->delimiter(',')
+      ->check(CLI::NonNegativeNumber)
+      ->default_str(fmt::format("{:g}", defaults.link.latencyUs));
+  command.add_option("--cross-bandwidth", costs.crossMesh.bandwidthGBs,
+                     "Bandwidth of moves between meshes in GB/s")
+      ->check(CLI::PositiveNumber)
+      ->capture_default_str();
+  command.add_option("--cross-latency", costs.crossMesh.latencyUs, "Latency of moves between meshes in us")
+      ->check(CLI::NonNegativeNumber)
+      ->capture_default_str();
+  command.add_option("--launch-latency", costs.launchUs, "Fixed cost of every collective in us")
+      ->check(CLI::NonNegativeNumber)
+      ->capture_default_str();
+}
+
+void finishCostModel(CostModel& costs, const CostFlags& flags) {
+  costs.setMeshDimLinks(flags.bandwidths, flags.latencies);
+}
+
 }  // namespace
 
 int runCli(int argc, char** argv) {
@@ -32,6 +68,7 @@ int runCli(int argc, char** argv) {
       "Examples:\n"
       "  reshardctl apply samples/seed_mlp_before.ir -o after.ir\n"
       "  reshardctl print dump.ir | diff dump.ir -\n"
+      "  reshardctl plan --apply samples/seed_mlp_before.ir --json\n"
       "Exit codes: 0 success, 1 bad input (diagnostics on stderr), 2 bad usage or I/O error.");
 
   ApplyOptions apply;
@@ -39,11 +76,25 @@ int runCli(int argc, char** argv) {
       app.add_subcommand("apply", "Run the partition pass: insert dist_op.reshard where an "
                                   "operand's layout differs from what its op needs");
   addInputOutput(*applyCommand, apply.input, apply.output);
+  applyCommand->add_flag("--stats", apply.stats,
+                         "Report on stderr how many reshards were inserted and their estimated cost");
+  CostFlags applyCosts;
+  addCostModelFlags(*applyCommand, apply.costs, applyCosts);
 
   PrintOptions print;
   CLI::App* printCommand =
       app.add_subcommand("print", "Parse, verify and print the program back (renumbering it)");
   addInputOutput(*printCommand, print.input, print.output);
+
+  PlanOptions plan;
+  CLI::App* planCommand = app.add_subcommand(
+      "plan", "Plan every dist_op.reshard: the collectives on which groups of ranks, the bytes "
+              "they move and the estimated time (min-cost search under an alpha-beta model)");
+  addInputOutput(*planCommand, plan.input, plan.output);
+  planCommand->add_flag("--json", plan.json, "Write JSON instead of a table");
+  planCommand->add_flag("--apply", plan.apply, "Run the partition pass first and plan the reshards it inserts");
+  CostFlags planCosts;
+  addCostModelFlags(*planCommand, plan.costs, planCosts);
 
   try {
     app.parse(argc, argv);
@@ -57,7 +108,10 @@ int runCli(int argc, char** argv) {
     app.exit(e);
     return kExitUsage;
   }
+  finishCostModel(apply.costs, applyCosts);
+  finishCostModel(plan.costs, planCosts);
   if (applyCommand->parsed()) return runApply(apply);
+  if (planCommand->parsed()) return runPlan(plan);
   if (printCommand->parsed()) return runPrint(print);
   return kExitUsage;
 }

@@ -4,11 +4,15 @@
 
 #include <string>
 
+#include "cost_model.h"
+
 namespace reshardctl {
 
 struct ApplyOptions {
   std::string input = "-";
   std::string output = "-";
+  bool stats = false;  // report the inserted reshards and their planned cost on stderr
+  CostModel costs;     // for the stats
 };
 int runApply(const ApplyOptions& options);
 
@@ -17,5 +21,14 @@ struct PrintOptions {
   std::string output = "-";
 };
 int runPrint(const PrintOptions& options);
+
+struct PlanOptions {
+  std::string input = "-";
+  std::string output = "-";
+  bool json = false;
+  bool apply = false;  // run the partition pass first and plan what it inserts
+  CostModel costs;
+};
+int runPlan(const PlanOptions& options);
 
 }  // namespace reshardctl

@@ -1,5 +1,7 @@
 #include "cost_model.h"
 
+#include <algorithm>
+
 namespace reshardctl {
 
 namespace {
@@ -13,6 +15,19 @@ const LinkSpec& CostModel::linkFor(int64_t meshDim) const {
   if (meshDim >= 0 && static_cast<size_t>(meshDim) < meshDims.size())
     return meshDims[static_cast<size_t>(meshDim)];
   return link;
+}
+
+void CostModel::setMeshDimLinks(const std::vector<double>& bandwidthsGBs,
+                                const std::vector<double>& latenciesUs) {
+  const size_t dims = std::max(bandwidthsGBs.size(), latenciesUs.size());
+  auto entry = [](const std::vector<double>& list, size_t i, double fallback) {
+    if (list.empty()) return fallback;
+    return i < list.size() ? list[i] : list.back();
+  };
+  meshDims.clear();
+  for (size_t i = 0; i < dims; ++i)
+    meshDims.push_back({entry(bandwidthsGBs, i, link.bandwidthGBs), entry(latenciesUs, i, link.latencyUs)});
+  link = {entry(bandwidthsGBs, dims, link.bandwidthGBs), entry(latenciesUs, dims, link.latencyUs)};
 }
 
 double CostModel::collectiveUs(StepKind kind, int64_t groupSize, int64_t bytesPerRank,

@@ -33,6 +33,10 @@ struct CostModel {
   double localLaunchUs = 2.0;
 
   const LinkSpec& linkFor(int64_t meshDim) const;
+  // Links from per-mesh-dim lists (`--bandwidth 370,50 --latency 0.6`): entry i
+  // describes mesh dim i, and the last entry of each list also every dim past it.
+  // An empty list keeps the current default.
+  void setMeshDimLinks(const std::vector<double>& bandwidthsGBs, const std::vector<double>& latenciesUs);
 
   // A collective on groups of `groupSize` ranks along `meshDim`, whose per-rank
   // buffer is `bytesPerRank` (see Step::bytesPerRank). Groups of one cost nothing.

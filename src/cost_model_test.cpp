@@ -44,3 +44,19 @@ TEST_CASE("cost model: defaults are an NVLink node with a slower link between me
   CHECK(costs.link.bandwidthGBs > costs.crossMesh.bandwidthGBs);
   CHECK(costs.localBandwidthGBs > costs.link.bandwidthGBs);
 }
+
+TEST_CASE("cost model: per-mesh-dim lists, the last entry repeating") {
+  CostModel costs;
+  costs.setMeshDimLinks({370.0, 25.0}, {0.5});
+  REQUIRE(costs.meshDims.size() == 2);
+  CHECK(costs.linkFor(0).bandwidthGBs == 370.0);
+  CHECK(costs.linkFor(1).bandwidthGBs == 25.0);
+  CHECK(costs.linkFor(3).bandwidthGBs == 25.0);
+  CHECK(costs.linkFor(1).latencyUs == 0.5);
+  CHECK(costs.linkFor(3).latencyUs == 0.5);
+  const double defaultLatency = CostModel{}.link.latencyUs;
+  costs = CostModel{};
+  costs.setMeshDimLinks({100.0}, {});
+  CHECK(costs.linkFor(2).latencyUs == defaultLatency);
+  CHECK(costs.linkFor(2).bandwidthGBs == 100.0);
+}
