@@ -4,6 +4,7 @@
 # change must be one you meant.
 #   scripts/regen-goldens.sh [build-dir]
 set -euo pipefail
+shopt -s nullglob  # a golden folder may be empty
 root=$(cd "$(dirname "$0")/.." && pwd)
 tool=$(cd "${1:-$root/build}" && pwd)/reshardctl
 [ -x "$tool" ] || { echo "build reshardctl first (missing $tool)" >&2; exit 2; }
@@ -14,6 +15,19 @@ for input in "$root"/tests/golden/pass/*.ir; do
 done
 for input in "$root"/tests/golden/errors/*.ir; do
   (cd "$(dirname "$input")" && "$tool" print "$(basename "$input")" -o /dev/null 2>"${input%.ir}.stderr") || true
+done
+plan_dir=$root/tests/golden/plan
+plan_golden() {  # plan_golden INPUT NAME
+  "$tool" plan --apply "$1" -o "$plan_dir/$2.plan.txt"
+  "$tool" plan --apply --json "$1" -o "$plan_dir/$2.plan.json"
+}
+plan_golden "$root/samples/seed_mlp_before.ir" seed_mlp
+for input in "$plan_dir"/*.ir; do
+  name=$(basename "$input" .ir)
+  case $name in
+    bad-*) (cd "$plan_dir" && "$tool" plan "$name.ir" -o /dev/null 2>"$name.stderr") || true ;;
+    *) plan_golden "$input" "$name" ;;
+  esac
 done
 git -C "$root" status --short tests/golden
 echo "Now review: git diff tests/golden"

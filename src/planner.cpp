@@ -57,6 +57,22 @@ void addReduces(const Layout& layout, std::vector<ReduceType>& reduces) {
       reduces.push_back(placement.reduce);
 }
 
+// Pieces of an ANY/ALL partial must be 0/1; below (reduced before) a partial of
+// another type they would have to split values that are not 0/1.
+void checkReachable(const Layout& dst) {
+  const Placements& p = dst.placements;
+  for (size_t low = 0; low < p.size(); ++low) {
+    const bool logical = p[low].isPartial() && (p[low].reduce == ReduceType::Any || p[low].reduce == ReduceType::All);
+    if (!logical) continue;
+    for (size_t high = low + 1; high < p.size(); ++high)
+      if (p[high].isPartial() && p[high].reduce != p[low].reduce)
+        throw PlanError(fmt::format("destination {} cannot be made: the {} pieces of mesh dim {} would have to "
+                                    "be 0/1 parts of the {} pieces of mesh dim {}",
+                                    placementsText(p), reduceTypeName(p[low].reduce), low,
+                                    reduceTypeName(p[high].reduce), high));
+  }
+}
+
 Problem prepare(const ReshardRequest& request) {
   Problem problem;
   problem.tensor.dtype = request.dtype;
@@ -72,6 +88,7 @@ Problem prepare(const ReshardRequest& request) {
     if (!problem.src.mesh.idsKnown) problem.src.mesh = problem.dst.mesh;
     problem.dst.mesh = problem.src.mesh;
   }
+  checkReachable(problem.dst);
   addReduces(problem.src, problem.reduces);
   addReduces(problem.dst, problem.reduces);
   return problem;

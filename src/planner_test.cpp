@@ -305,3 +305,19 @@ TEST_CASE("planner 4-D: mixed partials and a move to a 4x4 mesh execute correctl
     checkExecutes(plan);
   }
 }
+
+TEST_CASE("planner: a slow mesh dim carries less data") {
+  const auto req = request({4096, 4096}, attrOn(kMesh2x2, {-1, -1}, {{0, ReduceType::Sum}, {1, ReduceType::Sum}}),
+                           attrOn(kMesh2x2, {-1, -1}));
+  auto bytesOnDim1 = [](const Plan& plan) {
+    int64_t bytes = 0;
+    for (const Step& step : plan.steps) bytes += step.meshDim == 1 ? step.bytesPerRank : 0;
+    return bytes;
+  };
+  CostModel slowDim1;
+  slowDim1.setMeshDimLinks({370.0, 12.5}, {0.6, 5.0});  // mesh dim 1 crosses nodes
+  const Plan fast = planMinCost(req, kCosts);
+  const Plan slow = planMinCost(req, slowDim1);
+  CHECK(bytesOnDim1(slow) < bytesOnDim1(fast));
+  checkExecutes(slow);
+}

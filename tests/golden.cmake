@@ -38,3 +38,23 @@ foreach(file ${ERROR_INPUTS})
   add_test(NAME golden.error.${name}
            COMMAND ${GOLDEN_RUN} $<TARGET_FILE:reshardctl> error ${file} ${GOLDEN_DIR}/errors/${name}.stderr)
 endforeach()
+
+# Plans (tests/run_plan_golden.sh): NAME.ir → NAME.plan.txt and NAME.plan.json
+# (`plan --apply`), the seed sample included; bad-NAME.ir → bad-NAME.stderr.
+set(PLAN_GOLDEN_DIR ${GOLDEN_DIR}/plan)
+set(PLAN_GOLDEN_RUN ${CMAKE_SOURCE_DIR}/tests/run_plan_golden.sh)
+add_test(NAME golden.plan.seed_mlp
+         COMMAND ${PLAN_GOLDEN_RUN} $<TARGET_FILE:reshardctl> plan ${CMAKE_SOURCE_DIR}/samples/seed_mlp_before.ir
+                 ${PLAN_GOLDEN_DIR}/seed_mlp.plan.txt ${PLAN_GOLDEN_DIR}/seed_mlp.plan.json)
+file(GLOB PLAN_INPUTS CONFIGURE_DEPENDS ${PLAN_GOLDEN_DIR}/*.ir)
+foreach(file ${PLAN_INPUTS})
+  get_filename_component(name ${file} NAME_WE)
+  if(name MATCHES "^bad-")
+    add_test(NAME golden.plan.${name}
+             COMMAND ${PLAN_GOLDEN_RUN} $<TARGET_FILE:reshardctl> error ${file} ${PLAN_GOLDEN_DIR}/${name}.stderr)
+  else()
+    add_test(NAME golden.plan.${name}
+             COMMAND ${PLAN_GOLDEN_RUN} $<TARGET_FILE:reshardctl> plan ${file}
+                     ${PLAN_GOLDEN_DIR}/${name}.plan.txt ${PLAN_GOLDEN_DIR}/${name}.plan.json)
+  endif()
+endforeach()
