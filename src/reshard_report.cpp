@@ -5,6 +5,7 @@
 #include <memory>
 
 #include <fmt/format.h>
+#include <fmt/ranges.h>
 
 #include "dtype.h"
 #include "printer.h"
@@ -61,8 +62,27 @@ void resolveIds(ProcessMesh& mesh, const ProcessMesh& otherSide, const Operation
   }
 }
 
-ReshardReport planOne(const Operation& reshard, const ValueNames& names, const CostModel& costs,
-                      const LineOf& lineOf) {
+// Programs repeat the same reshard many times (every layer, forward and
+// backward): each distinct request is planned once.
+class PlanCache {
+ public:
+  explicit PlanCache(const CostModel& costs) : costs_(costs) {}
+
+  const Plan& planFor(const ReshardRequest& request) {
+    const std::string key =
+        fmt::format("{}|{}|{}|{}", fmt::join(request.shape, "x"), dtypeName(request.dtype),
+                    layoutText(toLayout(request.src)), layoutText(toLayout(request.dst)));
+    auto found = plans_.find(key);
+    if (found == plans_.end()) found = plans_.emplace(key, planMinCost(request, costs_)).first;
+    return found->second;
+  }
+
+ private:
+  const CostModel& costs_;
+  std::map<std::string, Plan> plans_;
+};
+
+ReshardReport planOne(const Operation& reshard, const ValueNames& names, PlanCache& cache, const LineOf& lineOf) {
   ReshardReport report;
   report.op = &reshard;
   report.line = lineOf(reshard);
@@ -70,8 +90,10 @@ ReshardReport planOne(const Operation& reshard, const ValueNames& names, const C
   report.input = names.name(reshard.operandValue(0));
   try {
     report.request = resolveReshardRequest(reshard);
-    report.plan = planMinCost(report.request, costs);
+    report.plan = cache.planFor(report.request);
   } catch (const PlanError& error) {
+    report.error = error.what();
+  } catch (const LayoutError& error) {
     report.error = error.what();
   }
   return report;
@@ -125,8 +147,9 @@ ReshardRequest resolveReshardRequest(const Operation& reshard) {
 std::vector<ReshardReport> planReshardOps(const Program& program, const std::vector<Operation*>& ops,
                                           const CostModel& costs, const LineOf& lineOf) {
   const ValueNames names(program);
+  PlanCache cache(costs);
   std::vector<ReshardReport> reports;
-  for (const Operation* op : ops) reports.push_back(planOne(*op, names, costs, lineOf));
+  for (const Operation* op : ops) reports.push_back(planOne(*op, names, cache, lineOf));
   return reports;
 }
 
