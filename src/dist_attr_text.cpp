@@ -398,8 +398,9 @@ std::string writeEntryA(const DistEntry& entry, const ProcessMesh& opMesh) {
   if (entry.isNull()) return "{null}";
   const TensorDistAttr& t = entry.tensor;
   std::string out = "{";
-  if (!(t.mesh == opMesh) || t.mesh.processIds != opMesh.processIds)
-    out += fmt::format("mesh_shape:{},", joinInts(t.mesh.shape));
+  // A mesh known only by its shape counts as the op mesh when the shapes
+  // agree, as it does when distributions are compared.
+  if (!(t.mesh == opMesh)) out += fmt::format("mesh_shape:{},", joinInts(t.mesh.shape));
   out += fmt::format("dims_maping:{}", joinInts(t.dimsMapping));
   appendPartials(out, t, ",");
   return out + "}";

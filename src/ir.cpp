@@ -1,6 +1,9 @@
 #include "ir.h"
 
 #include <cassert>
+#include <unordered_map>
+
+#include <fmt/format.h>
 
 namespace reshardctl {
 
@@ -143,6 +146,51 @@ const OpDistAttr* Program::keepOpDistAttr(OpDistAttr attr) {
 const TensorDistAttr* Program::keepTensorDistAttr(TensorDistAttr attr) {
   tensorDistAttrs_.push_back(std::make_unique<TensorDistAttr>(std::move(attr)));
   return tensorDistAttrs_.back().get();
+}
+
+std::string checkGraph(const Program& program) {
+  // Count each value's uses as seen from the operands, then walk the lists.
+  std::unordered_map<const Value*, size_t> usesFromOperands;
+  std::vector<const Value*> values;
+  std::string problem;
+  auto note = [&](const Value* v) {
+    if (usesFromOperands.try_emplace(v, 0).second) values.push_back(v);
+  };
+  auto walk = [&](const Block& block, auto&& self) -> void {
+    for (const Value* arg : block.arguments()) note(arg);
+    const Operation* previous = nullptr;
+    for (const Operation* op : block) {
+      if (op->parentBlock() != &block && problem.empty())
+        problem = fmt::format("op '{}' does not point at its block", op->name());
+      if (op->prev() != previous && problem.empty())
+        problem = fmt::format("op '{}' has a broken prev link", op->name());
+      previous = op;
+      for (size_t i = 0; i < op->numResults(); ++i) note(op->result(i));
+      for (size_t i = 0; i < op->numOperands(); ++i) {
+        const Operand& operand = op->operand(i);
+        if (operand.owner() != op && problem.empty())
+          problem = fmt::format("operand {} of '{}' has the wrong owner", i, op->name());
+        if (const Value* v = operand.get()) {
+          note(v);
+          ++usesFromOperands[v];
+        }
+      }
+      for (const Block* region : op->regions()) self(*region, self);
+    }
+    if (block.back() != previous && problem.empty()) problem = "a block's last op is wrong";
+  };
+  walk(*program.body(), walk);
+  for (const Value* v : values) {
+    size_t listed = 0;
+    for (const Operand* use = v->firstUse; use; use = use->nextUse()) {
+      if (use->get() != v && problem.empty()) problem = "a use list holds a use of another value";
+      if (++listed > usesFromOperands[v] + 1) break;  // a cycle: stop counting
+    }
+    if (listed != usesFromOperands[v] && problem.empty())
+      problem = fmt::format("a value has {} uses in its list but {} operands use it", listed,
+                            usesFromOperands[v]);
+  }
+  return problem;
 }
 
 }  // namespace reshardctl

@@ -11,6 +11,7 @@
 #include <cstddef>
 #include <cstdint>
 #include <memory>
+#include <string>
 #include <string_view>
 #include <vector>
 
@@ -217,6 +218,12 @@ class Program {
   uint32_t nextValueId_ = 0;
   DistGeneration generation_ = DistGeneration::A;
 };
+
+// Checks the graph's invariants (ninja's VerifyGraph): every operand is in
+// its value's use list exactly once, every use list holds only operands that
+// use that value, and ops point at the blocks that hold them. Returns "" when
+// all hold, else a description of the first broken one.
+std::string checkGraph(const Program& program);
 
 // Calls fn(op) for every op, nested blocks included, in print order.
 template <typename Fn>

@@ -214,10 +214,14 @@ void reportUnresolved(ParseState& st) {
 
 // ---- building ops --------------------------------------------------------------
 
-// Paddle prints attribute keys sorted; an input that is not gets them sorted.
-std::string_view sortedAttributes(ParseState& st, PendingOp& op) {
+// Paddle prints `{k:v,...}` with keys sorted and no spaces between entries;
+// an input written otherwise is brought to that form.
+std::string_view canonicalAttributes(ParseState& st, PendingOp& op) {
   auto byKey = [](const auto& a, const auto& b) { return a.first < b.first; };
-  if (std::is_sorted(op.attrEntries.begin(), op.attrEntries.end(), byKey))
+  size_t canonicalSize = op.attrEntries.empty() ? 2 : 1 + op.attrEntries.size();
+  for (const auto& entry : op.attrEntries) canonicalSize += entry.second.size();
+  if (op.attributes.size() == canonicalSize &&
+      std::is_sorted(op.attrEntries.begin(), op.attrEntries.end(), byKey))
     return st.program->strings().intern(op.attributes);
   std::stable_sort(op.attrEntries.begin(), op.attrEntries.end(), byKey);
   std::string text = "{";
@@ -313,7 +317,7 @@ Operation* createPendingOp(ParseState& st) {
   checkSignature(st, op);
   OpSpec spec;
   spec.name = st.program->strings().intern(op.name);
-  spec.attributes = op.attributes.empty() ? std::string_view("{}") : sortedAttributes(st, op);
+  spec.attributes = op.attributes.empty() ? std::string_view("{}") : canonicalAttributes(st, op);
   spec.distAttr = readDistAttr(st, op, spec.attributes);
   spec.location = static_cast<uint32_t>(op.location);
   spec.distAttrLocation = static_cast<uint32_t>(op.distSpan.offset);
