@@ -21,7 +21,14 @@ plan_golden() {  # plan_golden INPUT NAME
   "$tool" plan --apply "$1" -o "$plan_dir/$2.plan.txt"
   "$tool" plan --apply --json "$1" -o "$plan_dir/$2.plan.json"
 }
-plan_golden "$root/samples/seed_mlp_before.ir" seed_mlp
+for input in "$root"/samples/*_before.ir; do
+  name=$(basename "$input" .ir)
+  plan_golden "$input" "sample_${name%_before}"
+done
+for input in "$root"/tests/golden/pass/*.ir; do
+  case $input in *.expected.ir) continue ;; esac
+  plan_golden "$input" "pass_$(basename "$input" .ir)"
+done
 for input in "$plan_dir"/*.ir; do
   name=$(basename "$input" .ir)
   case $name in

@@ -39,13 +39,27 @@ foreach(file ${ERROR_INPUTS})
            COMMAND ${GOLDEN_RUN} $<TARGET_FILE:reshardctl> error ${file} ${GOLDEN_DIR}/errors/${name}.stderr)
 endforeach()
 
-# Plans (tests/run_plan_golden.sh): NAME.ir → NAME.plan.txt and NAME.plan.json
-# (`plan --apply`), the seed sample included; bad-NAME.ir → bad-NAME.stderr.
+# Plans (tests/run_plan_golden.sh), all in tests/golden/plan: every bundled
+# sample samples/NAME_before.ir → sample_NAME.plan.{txt,json}; every pass input
+# tests/golden/pass/NAME.ir → pass_NAME.plan.{txt,json}; plan/NAME.ir →
+# NAME.plan.{txt,json}; plan/bad-NAME.ir → bad-NAME.stderr.
 set(PLAN_GOLDEN_DIR ${GOLDEN_DIR}/plan)
 set(PLAN_GOLDEN_RUN ${CMAKE_SOURCE_DIR}/tests/run_plan_golden.sh)
-add_test(NAME golden.plan.seed_mlp
-         COMMAND ${PLAN_GOLDEN_RUN} $<TARGET_FILE:reshardctl> plan ${CMAKE_SOURCE_DIR}/samples/seed_mlp_before.ir
-                 ${PLAN_GOLDEN_DIR}/seed_mlp.plan.txt ${PLAN_GOLDEN_DIR}/seed_mlp.plan.json)
+function(add_plan_golden test_name input expected_base)
+  add_test(NAME golden.plan.${test_name}
+           COMMAND ${PLAN_GOLDEN_RUN} $<TARGET_FILE:reshardctl> plan ${input}
+                   ${PLAN_GOLDEN_DIR}/${expected_base}.plan.txt ${PLAN_GOLDEN_DIR}/${expected_base}.plan.json)
+endfunction()
+file(GLOB PLAN_SAMPLES CONFIGURE_DEPENDS ${CMAKE_SOURCE_DIR}/samples/*_before.ir)
+foreach(file ${PLAN_SAMPLES})
+  get_filename_component(name ${file} NAME_WE)
+  string(REGEX REPLACE "_before$" "" name ${name})
+  add_plan_golden(sample.${name} ${file} sample_${name})
+endforeach()
+foreach(file ${PASS_INPUTS})
+  get_filename_component(name ${file} NAME_WE)
+  add_plan_golden(pass.${name} ${file} pass_${name})
+endforeach()
 file(GLOB PLAN_INPUTS CONFIGURE_DEPENDS ${PLAN_GOLDEN_DIR}/*.ir)
 foreach(file ${PLAN_INPUTS})
   get_filename_component(name ${file} NAME_WE)
@@ -53,8 +67,6 @@ foreach(file ${PLAN_INPUTS})
     add_test(NAME golden.plan.${name}
              COMMAND ${PLAN_GOLDEN_RUN} $<TARGET_FILE:reshardctl> error ${file} ${PLAN_GOLDEN_DIR}/${name}.stderr)
   else()
-    add_test(NAME golden.plan.${name}
-             COMMAND ${PLAN_GOLDEN_RUN} $<TARGET_FILE:reshardctl> plan ${file}
-                     ${PLAN_GOLDEN_DIR}/${name}.plan.txt ${PLAN_GOLDEN_DIR}/${name}.plan.json)
+    add_plan_golden(${name} ${file} ${name})
   endif()
 endforeach()
