@@ -35,7 +35,9 @@ std::string passStopGradients(const std::vector<Value*>& inputs) {
   return "[true]";
 }
 
-std::string_view opRoleOf(const Operation& op) {
+// Generation A never copies op_role, so its dumps skip the lookup.
+std::string_view opRoleOf(const Program& program, const Operation& op) {
+  if (program.generation() == DistGeneration::A) return {};
   return findAttribute(op.attributes(), "op_role").value_or(std::string_view());
 }
 
@@ -146,7 +148,7 @@ class Partitioner {
   }
 
   Value* reshardTo(Operation* op, Value* input, const TensorDistAttr& dst, size_t location) {
-    Operation* reshard = createReshard(rewriter_, input, dst, location, diagnostics_, opRoleOf(*op));
+    Operation* reshard = createReshard(rewriter_, input, dst, location, diagnostics_, opRoleOf(rewriter_.program(), *op));
     if (!reshard) {
       result_.ok = false;
       return nullptr;
@@ -216,7 +218,7 @@ class Partitioner {
       elements.push_back(now);
     }
     rewriter_.setInsertionPoint(op);
-    Operation* created = createCombine(rewriter_, elements, opRoleOf(*op));
+    Operation* created = createCombine(rewriter_, elements, opRoleOf(rewriter_.program(), *op));
     result_.combines.push_back(created);
     return created->result(0);
   }
@@ -232,11 +234,11 @@ class Partitioner {
         Operation* producer = value->definingOp;
         bool erasable = producer->name() == kCombine || (options_.fold && producer->name() == kReshard);
         if (!erasable || producer->numResults() != 1) continue;
+        value = nullptr;  // before the push_back below moves the vector
         for (size_t i = 0; i < producer->numOperands(); ++i)
           candidates.push_back(producer->operandValue(i));
         rewriter_.eraseOp(producer);
         ++result_.erased;
-        value = nullptr;
         changed = true;
         break;  // candidates grew: restart the walk
       }
