@@ -10,7 +10,9 @@ tool=$(cd "${1:-$root/build}" && pwd)/reshardctl
 
 for input in "$root"/tests/golden/pass/*.ir; do
   case $input in *.expected.ir) continue ;; esac
-  "$tool" apply "$input" -o "${input%.ir}.expected.ir"
+  flags=()
+  [ -f "${input%.ir}.flags" ] && read -r -a flags < "${input%.ir}.flags"
+  "$tool" apply "${flags[@]}" "$input" -o "${input%.ir}.expected.ir"
 done
 for input in "$root"/tests/golden/errors/*.ir; do
   (cd "$(dirname "$input")" && "$tool" print "$(basename "$input")" -o /dev/null 2>"${input%.ir}.stderr") || true

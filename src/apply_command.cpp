@@ -12,7 +12,12 @@ int runApply(const ApplyOptions& options) {
   LoadedProgram loaded = loadProgram(options.input, diagnostics);
   int status = loaded.failure;
   if (loaded.program) {
-    PartitionResult result = applyPartitionPass(*loaded.program, diagnostics);
+    PartitionOptions pass;
+    pass.splitCrossMesh = options.splitCrossMesh;
+    pass.fold = options.fold;
+    pass.dedupe = options.dedupe;
+    pass.reshardResults = options.reshardResults;
+    PartitionResult result = applyPartitionPass(*loaded.program, diagnostics, pass);
     status = result.ok ? writeProgram(*loaded.program, options.output, diagnostics) : kExitBadInput;
   }
   diagnostics.flush(stderr);

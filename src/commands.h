@@ -9,6 +9,10 @@ namespace reshardctl {
 struct ApplyOptions {
   std::string input = "-";
   std::string output = "-";
+  bool splitCrossMesh = false;  // PartitionOptions (partition_pass.h)
+  bool fold = false;
+  bool dedupe = false;
+  bool reshardResults = false;
 };
 int runApply(const ApplyOptions& options);
 
@@ -17,5 +21,12 @@ struct PrintOptions {
   std::string output = "-";
 };
 int runPrint(const PrintOptions& options);
+
+struct VerifyOptions {
+  std::string input = "-";
+  bool werror = false;  // warnings fail the run (exit 1)
+  bool quiet = false;   // do not print warnings
+};
+int runVerify(const VerifyOptions& options);
 
 }  // namespace reshardctl
