@@ -83,12 +83,21 @@ struct entry_key : seq< sor< operand_key, result_key >, must< entry_index >, mus
 
 struct entry_open : one< '{' > {};
 struct entry_close : one< '}' > {};
-struct null_entry : string< 'n','u','l','l' > {};
+// `{null}` (generation A); `{<#AttrNull>}` (the generic printer's null, C on).
+struct null_entry : sor< string< 'n','u','l','l' >,
+                         string< '<','#','A','t','t','r','N','u','l','l','>' > > {};
 struct list_element_open : one< '{' > {};
 struct list_element_close : one< '}' > {};
 struct list_element : if_must< list_element_open, tensor_fields, list_element_close > {};
+// Generations C-E print a tensor list through the generic array printer:
+// `[mesh_shape:..,process_ids:..,dims_mappings:..,mesh_shape:..,...]` with no
+// braces, so each element starts at its `mesh_shape:`.
+struct bare_element_begin : success {};
+struct bare_element_field : seq< field_sep, not_at< mesh_shape_key >, tensor_field > {};
+struct bare_list_element : seq< bare_element_begin, mesh_shape_field, star< bare_element_field > > {};
 struct list_close : one< ']' > {};
-struct list_elements : opt< list< list_element, field_sep > > {};
+struct list_elements : opt< sor< list< list_element, field_sep >,
+                                 list< bare_list_element, one< ',' > > > > {};
 struct list_entry : if_must< one< '[' >, list_elements, list_close > {};
 struct tensor_entry : tensor_fields {};
 struct entry_body : opt< sor< null_entry, list_entry, tensor_entry > > {};

@@ -11,15 +11,19 @@ tool=$(cd "${1:-$root/build}" && pwd)/reshardctl
 
 for input in "$root"/tests/golden/pass/*.ir; do
   case $input in *.expected.ir) continue ;; esac
-  "$tool" apply "$input" -o "${input%.ir}.expected.ir"
+  flags=()
+  [ -f "${input%.ir}.flags" ] && read -r -a flags < "${input%.ir}.flags"
+  "$tool" apply "${flags[@]}" "$input" -o "${input%.ir}.expected.ir"
 done
 for input in "$root"/tests/golden/errors/*.ir; do
   (cd "$(dirname "$input")" && "$tool" print "$(basename "$input")" -o /dev/null 2>"${input%.ir}.stderr") || true
 done
 plan_dir=$root/tests/golden/plan
-plan_golden() {  # plan_golden INPUT NAME
-  "$tool" plan --apply "$1" -o "$plan_dir/$2.plan.txt"
-  "$tool" plan --apply --json "$1" -o "$plan_dir/$2.plan.json"
+plan_golden() {  # plan_golden INPUT NAME (with the pass flags of INPUT's .flags file)
+  local flags=()
+  [ -f "${1%.ir}.flags" ] && read -r -a flags < "${1%.ir}.flags"
+  "$tool" plan --apply "${flags[@]}" "$1" -o "$plan_dir/$2.plan.txt"
+  "$tool" plan --apply --json "${flags[@]}" "$1" -o "$plan_dir/$2.plan.json"
 }
 for input in "$root"/samples/*_before.ir; do
   name=$(basename "$input" .ir)

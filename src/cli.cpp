@@ -22,6 +22,22 @@ void addInputOutput(CLI::App& command, std::string& input, std::string& output) 
       ->default_str("-");
 }
 
+// The partition pass's switches, for `apply` and for `plan --apply`.
+template <typename Options>
+void addPartitionFlags(CLI::App& command, Options& options) {
+  command.add_flag("--split-cross-mesh", options.splitCrossMesh,
+                   "A change of mesh and layout becomes two reshards: to the destination "
+                   "mesh keeping the layout, then the layout change (decompose_reshard_pass)");
+  command.add_flag("--fold", options.fold,
+                   "Reshard a reshard's result from that reshard's input; remove reshards "
+                   "left without uses");
+  command.add_flag("--dedupe", options.dedupe,
+                   "One reshard per (value, destination layout) instead of one per use");
+  command.add_flag("--reshard-results", options.reshardResults,
+                   "A result whose type disagrees with its op_dist_attr entry takes the "
+                   "entry's layout; a reshard back to the old layout follows the op");
+}
+
 // The cost-model flags `plan` and `apply --stats` share; the per-mesh-dim
 // lists are applied after parsing (finishCostModel).
 struct CostFlags {
@@ -68,18 +84,20 @@ int runCli(int argc, char** argv) {
       "Examples:\n"
       "  reshardctl apply samples/seed_mlp_before.ir -o after.ir\n"
       "  reshardctl print dump.ir | diff dump.ir -\n"
+      "  reshardctl verify --werror dump.ir\n"
       "  reshardctl plan --apply samples/seed_mlp_before.ir --json\n"
       "Exit codes: 0 success, 1 bad input (diagnostics on stderr), 2 bad usage or I/O error.");
 
   ApplyOptions apply;
   CLI::App* applyCommand =
       app.add_subcommand("apply", "Run the partition pass: insert dist_op.reshard where an "
-                                  "operand's layout differs from what its op needs");
+                            "operand's layout differs from what its op needs");
   addInputOutput(*applyCommand, apply.input, apply.output);
   applyCommand->add_flag("--stats", apply.stats,
-                         "Report on stderr how many reshards were inserted and their estimated cost");
+                   "Report on stderr how many reshards were inserted and their estimated cost");
   CostFlags applyCosts;
   addCostModelFlags(*applyCommand, apply.costs, applyCosts);
+  addPartitionFlags(*applyCommand, apply);
 
   PrintOptions print;
   CLI::App* printCommand =
@@ -93,8 +111,18 @@ int runCli(int argc, char** argv) {
   addInputOutput(*planCommand, plan.input, plan.output);
   planCommand->add_flag("--json", plan.json, "Write JSON instead of a table");
   planCommand->add_flag("--apply", plan.apply, "Run the partition pass first and plan the reshards it inserts");
+  addPartitionFlags(*planCommand, plan);
   CostFlags planCosts;
   addCostModelFlags(*planCommand, plan.costs, planCosts);
+
+  VerifyOptions verify;
+  CLI::App* verifyCommand = app.add_subcommand(
+      "verify", "Check a program: the load-time errors plus warnings (uneven shards, extra "
+                "entries, dense operands of dist ops, meshes known only by shape)");
+  verifyCommand->add_option("input", verify.input, "Program dump to read ('-' = standard input)")
+      ->default_str("-");
+  verifyCommand->add_flag("--werror", verify.werror, "Exit 1 when there are warnings");
+  verifyCommand->add_flag("--quiet", verify.quiet, "Do not print warnings");
 
   try {
     app.parse(argc, argv);
@@ -113,6 +141,7 @@ int runCli(int argc, char** argv) {
   if (applyCommand->parsed()) return runApply(apply);
   if (planCommand->parsed()) return runPlan(plan);
   if (printCommand->parsed()) return runPrint(print);
+  if (verifyCommand->parsed()) return runVerify(verify);
   return kExitUsage;
 }
 

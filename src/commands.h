@@ -13,6 +13,10 @@ struct ApplyOptions {
   std::string output = "-";
   bool stats = false;  // report the inserted reshards and their planned cost on stderr
   CostModel costs;     // for the stats
+  bool splitCrossMesh = false;  // PartitionOptions (partition_pass.h)
+  bool fold = false;
+  bool dedupe = false;
+  bool reshardResults = false;
 };
 int runApply(const ApplyOptions& options);
 
@@ -27,8 +31,19 @@ struct PlanOptions {
   std::string output = "-";
   bool json = false;
   bool apply = false;  // run the partition pass first and plan what it inserts
+  bool splitCrossMesh = false;  // the pass's PartitionOptions, as for apply
+  bool fold = false;
+  bool dedupe = false;
+  bool reshardResults = false;
   CostModel costs;
 };
 int runPlan(const PlanOptions& options);
+
+struct VerifyOptions {
+  std::string input = "-";
+  bool werror = false;  // warnings fail the run (exit 1)
+  bool quiet = false;   // do not print warnings
+};
+int runVerify(const VerifyOptions& options);
 
 }  // namespace reshardctl

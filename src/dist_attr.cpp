@@ -3,6 +3,8 @@
 #include <algorithm>
 #include <array>
 
+#include <fmt/format.h>
+
 namespace reshardctl {
 
 namespace {
@@ -61,6 +63,21 @@ std::optional<ReduceType> TensorDistAttr::partialOn(int64_t meshDim) const {
   for (const PartialDim& p : partials)
     if (p.meshDim == meshDim) return p.reduce;
   return std::nullopt;
+}
+
+// paddle/phi/core/distributed/auto_parallel/placement_types.h (to_string)
+// and PlacementsAttrStorage::to_string (attribute_storage.h, PaddlePaddle
+// @0ab6998): elements joined ", ".
+std::string TensorDistAttr::derivedPlacements() const {
+  std::vector<std::string> items(mesh.shape.size(), "Replicate()");
+  for (size_t dim = 0; dim < dimsMapping.size(); ++dim)
+    if (dimsMapping[dim] >= 0 && static_cast<size_t>(dimsMapping[dim]) < items.size())
+      items[static_cast<size_t>(dimsMapping[dim])] = fmt::format("Shard(dim={})", dim);
+  for (const PartialDim& p : partials)
+    if (p.meshDim >= 0 && static_cast<size_t>(p.meshDim) < items.size())
+      items[static_cast<size_t>(p.meshDim)] =
+          fmt::format("Partial(reduce_type={})", reduceTypeName(p.reduce));
+  return fmt::format("[{}]", fmt::join(items, ", "));
 }
 
 bool operator==(const TensorDistAttr& a, const TensorDistAttr& b) {

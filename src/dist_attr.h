@@ -51,11 +51,19 @@ struct TensorDistAttr {
   // Mesh dims over which the value is a partial result, in printed order
   // (Paddle prints a hash map: the order is kept, equality ignores it).
   std::vector<PartialDim> partials;
+  // Generation D/E `placements:` as printed (`[Shard(dim=0), Replicate()]`),
+  // empty when absent. Kept for writing only: Paddle derives placements from
+  // dims_mapping and partial status, so equality ignores them.
+  std::string placements;
 
   bool isPartial() const { return !partials.empty(); }
   bool isShard() const;       // some tensor dim is split
   bool isReplicated() const;  // neither split nor partial
   std::optional<ReduceType> partialOn(int64_t meshDim) const;
+
+  // Paddle's placements text for this layout: one placement per mesh dim
+  // (cvt_dim_map_to_placements), e.g. `[Shard(dim=0), Replicate()]`.
+  std::string derivedPlacements() const;
 
   // Paddle's storage equality: mesh, dims_mapping and partial status.
   friend bool operator==(const TensorDistAttr& a, const TensorDistAttr& b);

@@ -13,7 +13,7 @@ ProcessMesh mesh(std::vector<int64_t> shape, std::vector<int64_t> ids) {
 }  // namespace
 
 TEST_CASE("equality: mesh, dims_mapping and partial status; partial order is ignored") {
-  TensorDistAttr a{mesh({2, 2}, {0, 1, 2, 3}), {-1, -1}, {{0, ReduceType::Sum}, {1, ReduceType::Sum}}};
+  TensorDistAttr a{mesh({2, 2}, {0, 1, 2, 3}), {-1, -1}, {{0, ReduceType::Sum}, {1, ReduceType::Sum}}, {}};
   TensorDistAttr b = a;
   std::swap(b.partials[0], b.partials[1]);
   CHECK(a == b);

@@ -49,6 +49,8 @@ struct ReadState {
   size_t entryOffset = 0;
   DistEntry entry;
 
+  DistTextStyle style;
+
   size_t at(const char* p) const { return base + static_cast<size_t>(p - text.data()); }
 
   void resetTensor() {
@@ -144,6 +146,7 @@ void finishEntryTensor(ReadState& st) {
     t.mesh.idsKnown = st.processIds.seen;
     checkMesh(t.mesh, st.meshShape, st.processIds);
   }
+  if (st.processIds.seen) st.style.fullEntries = true;
   checkTensor(st);
 }
 
@@ -156,6 +159,23 @@ struct action<d::mesh_shape_value> {
   static void apply(const Input& in, ReadState& st) {
     st.meshShape = fieldOf(st, in);
     st.tensor.mesh.shape = readInts(st, in.string_view(), st.meshShape.offset);
+  }
+};
+
+template <>
+struct action<d::dims_mapping_key> {
+  template <typename Input>
+  static void apply(const Input& in, ReadState& st) {
+    if (in.string_view() == "dims_maping:") st.style.entryDimsMaping = true;
+  }
+};
+
+template <>
+struct action<d::placements_value> {
+  template <typename Input>
+  static void apply(const Input& in, ReadState& st) {
+    st.style.placements = true;
+    st.tensor.placements = in.string();
   }
 };
 
@@ -312,12 +332,21 @@ struct action<d::list_element_open> {
   }
 };
 
-template <>
-struct action<d::list_element> {
+struct finishes_list_element {
   template <typename Input>
   static void apply(const Input& /*in*/, ReadState& st) {
     finishEntryTensor(st);
     st.entry.list.push_back(std::move(st.tensor));
+  }
+};
+template <> struct action<d::list_element> : finishes_list_element {};
+template <> struct action<d::bare_list_element> : finishes_list_element {};
+
+template <>
+struct action<d::bare_element_begin> {
+  template <typename Input>
+  static void apply(const Input& /*in*/, ReadState& st) {
+    st.resetTensor();
   }
 };
 
@@ -336,7 +365,10 @@ struct action<d::tensor_entry> {
     // Generation C prints a missing entry as all-empty fields.
     bool empty = st.meshShape.seen && st.tensor.mesh.shape.empty() &&
                  st.tensor.mesh.processIds.empty() && st.tensor.dimsMapping.empty();
-    if (empty) return;
+    if (empty) {
+      st.style.fullEntries = true;
+      return;
+    }
     finishEntryTensor(st);
     st.entry.kind = DistEntry::Kind::Tensor;
     st.entry.tensor = std::move(st.tensor);
@@ -365,6 +397,7 @@ struct action<d::chunk_id_value> {
     if (ec != std::errc()) throw InputError{st.at(in.begin()), in.size(), "integer out of range"};
     (void)next;
     st.op.chunkId = value;
+    st.style.chunkId = true;
   }
 };
 
@@ -392,11 +425,31 @@ void appendPartials(std::string& out, const TensorDistAttr& dist, const char* fi
   }
 }
 
+bool fromGenerationD(DistGeneration generation) {
+  return generation == DistGeneration::D || generation == DistGeneration::E;
+}
+
+// A TensorDistAttribute as Paddle prints it in a type, and from generation C
+// on also in an entry. Generation A: dist_dialect.cc at silverling/paddle-paddle
+// @2ce6c02; C: PaddlePaddle @977c9a2; D/E: PaddlePaddle @02a5e4e (placements
+// after the partials, `, ` before each group).
+std::string writeTensorDist(const TensorDistAttr& dist, const DistWriteStyle& style) {
+  std::string out = fmt::format("mesh_shape:{}", joinInts(dist.mesh.shape));
+  if (style.generation != DistGeneration::A)
+    out += fmt::format(",process_ids:{}", joinInts(dist.mesh.processIds));
+  out += fmt::format(",dims_mappings:{}", joinInts(dist.dimsMapping));
+  appendPartials(out, dist, ", ");
+  if (!fromGenerationD(style.generation)) return out;
+  if (!dist.placements.empty())
+    out += ", placements:" + dist.placements;
+  else if (style.placements && !dist.mesh.shape.empty())
+    out += ", placements:" + dist.derivedPlacements();
+  return out;
+}
+
 // Generation A entry: `{[mesh_shape:[n],]dims_maping:[..][,partial(d,R)]}`;
 // the mesh shape is printed only when the entry's mesh is not the op's.
-std::string writeEntryA(const DistEntry& entry, const ProcessMesh& opMesh) {
-  if (entry.isNull()) return "{null}";
-  const TensorDistAttr& t = entry.tensor;
+std::string writeTensorEntryA(const TensorDistAttr& t, const ProcessMesh& opMesh) {
   std::string out = "{";
   // A mesh known only by its shape counts as the op mesh when the shapes
   // agree, as it does when distributions are compared.
@@ -406,17 +459,52 @@ std::string writeEntryA(const DistEntry& entry, const ProcessMesh& opMesh) {
   return out + "}";
 }
 
+// Generation A had no tensor-list entries; a list is written in the braced
+// form this tool also reads: `{[{dims_maping:[..]},{..}]}`.
+std::string writeEntryA(const DistEntry& entry, const ProcessMesh& opMesh) {
+  if (entry.isNull()) return "{null}";
+  if (entry.kind == DistEntry::Kind::Tensor) return writeTensorEntryA(entry.tensor, opMesh);
+  std::string out = "{[";
+  for (size_t i = 0; i < entry.list.size(); ++i)
+    out += (i ? "," : "") + writeTensorEntryA(entry.list[i], opMesh);
+  return out + "]}";
+}
+
+// Generations C-E: `os << op_dist_attr.operand(i)` goes through the generic
+// attribute printer, so an entry is the type's dist text, a list is `[..]`
+// joined by "," (elements without braces), and a missing optional input is
+// the empty TensorDistAttribute seen in mid-2024 dumps.
+std::string writeEntryFull(const DistEntry& entry, const DistWriteStyle& style) {
+  switch (entry.kind) {
+    case DistEntry::Kind::Null: return "{mesh_shape:[],process_ids:[],dims_mappings:[]}";
+    case DistEntry::Kind::Tensor: return "{" + writeTensorDist(entry.tensor, style) + "}";
+    case DistEntry::Kind::List: break;
+  }
+  std::string out = "{[";
+  for (size_t i = 0; i < entry.list.size(); ++i)
+    out += (i ? "," : "") + writeTensorDist(entry.list[i], style);
+  return out + "]}";
+}
+
 void appendEntries(std::string& out, const char* kind, const std::vector<DistEntry>& entries,
-                   const ProcessMesh& opMesh) {
-  for (size_t i = 0; i < entries.size(); ++i)
-    out += fmt::format(",{}({}):{}", kind, i, writeEntryA(entries[i], opMesh));
+                   const ProcessMesh& opMesh, const DistWriteStyle& style) {
+  for (size_t i = 0; i < entries.size(); ++i) {
+    std::string entry = style.generation == DistGeneration::A ? writeEntryA(entries[i], opMesh)
+                                                              : writeEntryFull(entries[i], style);
+    out += fmt::format(",{}({}):{}", kind, i, entry);
+  }
 }
 
 }  // namespace
 
-TensorTypeBody readTensorTypeBody(std::string_view text, size_t offset) {
+TensorTypeBody readTensorTypeBody(std::string_view text, size_t offset, DistTextStyle* style) {
   ReadState st;
   readWith<d::tensor_type_body>(st, text, offset);
+  if (style && st.distributed) {
+    style->merge(st.style);
+    (st.processIds.seen ? style->typeIds : style->typeWithoutIds) = true;
+    if (st.tensor.placements.empty()) style->typeWithoutPlacements = true;
+  }
   TensorTypeBody body;
   body.dims = std::move(st.dims);
   body.dtype = st.dtype;
@@ -438,25 +526,48 @@ TensorTypeBody readTensorTypeBody(std::string_view text, size_t offset) {
   return body;
 }
 
-OpDistAttr readOpDistAttr(std::string_view text, size_t offset) {
+OpDistAttr readOpDistAttr(std::string_view text, size_t offset, DistTextStyle* style) {
   ReadState st;
   readWith<d::op_dist_attr>(st, text, offset);
+  if (style) style->merge(st.style);
   return std::move(st.op);
 }
 
-std::string writeTypeDist(const TensorDistAttr& dist, DistGeneration /*generation*/) {
-  std::string out = fmt::format("mesh_shape:{},dims_mappings:{}", joinInts(dist.mesh.shape),
-                                joinInts(dist.dimsMapping));
-  appendPartials(out, dist, ", ");
-  return out;
+std::string writeTypeDist(const TensorDistAttr& dist, const DistWriteStyle& style) {
+  return writeTensorDist(dist, style);
 }
 
-std::string writeOpDistAttr(const OpDistAttr& attr, DistGeneration /*generation*/) {
+// OperationDistAttribute printing: generation A as in silverling/paddle-paddle
+// @2ce6c02 dist_dialect.cc; C as in PaddlePaddle @977c9a2; D/E add
+// `,chunk_id:N` after the last result entry (PaddlePaddle @02a5e4e). chunk_id
+// defaults to -1, what OperationDistAttribute::get stores when none is given.
+std::string writeOpDistAttr(const OpDistAttr& attr, const DistWriteStyle& style) {
   std::string out = fmt::format("{{mesh:{{shape:{},process_ids:{}}}", joinInts(attr.mesh.shape),
                                 joinInts(attr.mesh.processIds));
-  appendEntries(out, "operand", attr.operands, attr.mesh);
-  appendEntries(out, "result", attr.results, attr.mesh);
+  appendEntries(out, "operand", attr.operands, attr.mesh, style);
+  appendEntries(out, "result", attr.results, attr.mesh, style);
+  if (fromGenerationD(style.generation)) out += fmt::format(",chunk_id:{}", attr.chunkId.value_or(-1));
   return out + "}";
+}
+
+std::string_view generationName(DistGeneration generation) {
+  switch (generation) {
+    case DistGeneration::A: return "A";
+    case DistGeneration::C: return "C";
+    case DistGeneration::D: return "D";
+    case DistGeneration::E: return "E";
+  }
+  return "?";
+}
+
+void DistTextStyle::merge(const DistTextStyle& other) {
+  entryDimsMaping |= other.entryDimsMaping;
+  fullEntries |= other.fullEntries;
+  typeIds |= other.typeIds;
+  typeWithoutIds |= other.typeWithoutIds;
+  chunkId |= other.chunkId;
+  placements |= other.placements;
+  typeWithoutPlacements |= other.typeWithoutPlacements;
 }
 
 }  // namespace reshardctl

@@ -183,8 +183,11 @@ class Program {
   Program& operator=(const Program&) = delete;
 
   Block* body() const { return body_; }
-  DistGeneration generation() const { return generation_; }
-  void setGeneration(DistGeneration generation) { generation_ = generation; }
+  DistGeneration generation() const { return style_.generation; }
+  void setGeneration(DistGeneration generation) { style_.generation = generation; }
+  // How new dist text is written: the input's generation and placements habit.
+  const DistWriteStyle& distStyle() const { return style_; }
+  void setDistStyle(const DistWriteStyle& style) { style_ = style; }
 
   StringPool& strings() { return strings_; }
   TypeTable& types() { return types_; }
@@ -216,7 +219,7 @@ class Program {
   std::vector<std::unique_ptr<TensorDistAttr>> tensorDistAttrs_;
   Block* body_ = nullptr;
   uint32_t nextValueId_ = 0;
-  DistGeneration generation_ = DistGeneration::A;
+  DistWriteStyle style_;
 };
 
 // Checks the graph's invariants (ninja's VerifyGraph): every operand is in

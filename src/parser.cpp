@@ -124,6 +124,11 @@ struct ParseState {
   bool keywordArgs = false;
   size_t releasedUpTo = 0;
 
+  // Generation detection (see detectStyle).
+  DistTextStyle opDistStyle;  // gathered from each distinct op_dist_attr text
+  bool sawOpDistAttr = false;
+  bool sawAttrPrefix = false;  // `(Int32)1`, `(pd_op.DataType)float32`: before generation E
+
   ParseState(SourceFile& s, DiagnosticEngine& d) : source(s), diagnostics(d) {}
 
   size_t at(const char* p) const { return static_cast<size_t>(p - source.text().data()); }
@@ -236,8 +241,9 @@ std::string_view canonicalAttributes(ParseState& st, PendingOp& op) {
 const OpDistAttr* readDistAttr(ParseState& st, PendingOp& op, std::string_view attributes) {
   if (op.distText.empty()) return nullptr;
   if (auto it = st.distCache.find(op.distText); it != st.distCache.end()) return it->second;
-  const OpDistAttr* attr =
-      st.program->keepOpDistAttr(readOpDistAttr(op.distText, op.distSpan.offset));
+  st.sawOpDistAttr = true;
+  const OpDistAttr* attr = st.program->keepOpDistAttr(
+      readOpDistAttr(op.distText, op.distSpan.offset, &st.opDistStyle));
   // Key the cache with text that outlives the input buffer.
   size_t keyAt = attributes.find(op.distText);
   std::string_view key = keyAt == std::string_view::npos ? st.program->strings().intern(op.distText)
@@ -347,6 +353,41 @@ void enterNesting(ParseState& st, const char* at) {
     throw InputError{st.at(at), 1, fmt::format("nesting deeper than {} levels", kMaxNesting)};
 }
 
+// `(Int32)`, `(Float)`, `(pd_op.DataType)`...: the attribute-kind prefixes
+// that BasicIrPrinter and op_dialect.cc wrote until PR #70534 (2024-12-28).
+bool isAttrKindPrefix(std::string_view group) {
+  static constexpr std::string_view kKinds[] = {"(Float)", "(Double)", "(Int32)", "(Int64)",
+                                                "(Index)", "(Pointer)", "(Complex64)",
+                                                "(Complex128)"};
+  if (group.starts_with("(pd_op.")) return true;
+  for (std::string_view kind : kKinds)
+    if (group == kind) return true;
+  return false;
+}
+
+// The dump's print generation, from what its dist text looked like
+// (pir-format.md, "four generations"): chunk_id or placements → D, or E when
+// the attribute prefixes are gone or dense types print as `tensor<..>`;
+// process ids in types or entries → C; otherwise (and with no dist text) A.
+DistWriteStyle detectStyle(const ParseState& st) {
+  DistTextStyle seen = st.program->types().distStyle();
+  seen.merge(st.opDistStyle);
+  bool anyDist = st.sawOpDistAttr || seen.typeIds || seen.typeWithoutIds;
+  bool laterD = seen.chunkId || seen.placements;
+  DistWriteStyle style;
+  if (!anyDist)
+    style.generation = DistGeneration::A;
+  else if (st.program->types().sawBareTensor() || (laterD && !st.sawAttrPrefix))
+    style.generation = DistGeneration::E;
+  else if (laterD)
+    style.generation = DistGeneration::D;
+  else if (seen.fullEntries || seen.typeIds)
+    style.generation = DistGeneration::C;
+  // New layouts carry placements only where every type in the dump does.
+  style.placements = seen.placements && !seen.typeWithoutPlacements;
+  return style;
+}
+
 // ---- actions -----------------------------------------------------------------
 
 template <typename Rule>
@@ -375,6 +416,14 @@ template <> struct action<g::brace_close> : closes_nesting {};
 template <> struct action<g::paren_close> : closes_nesting {};
 template <> struct action<g::angle_close> : closes_nesting {};
 template <> struct action<g::vec_close> : closes_nesting {};
+
+template <>
+struct action<g::paren_group> {
+  template <typename Input>
+  static void apply(const Input& in, ParseState& st) {
+    if (!st.sawAttrPrefix && isAttrKindPrefix(in.string_view())) st.sawAttrPrefix = true;
+  }
+};
 
 template <>
 struct action<g::op_begin> {
@@ -616,6 +665,7 @@ ParseResult parseProgram(SourceFile& source, DiagnosticEngine& diagnostics) {
   try {
     pegtl::parse<g::program, action, error_control>(in, st);
     reportUnresolved(st);
+    st.program->setDistStyle(detectStyle(st));
   } catch (const pegtl::parse_error& e) {
     reportSyntaxError(st, e);
   } catch (const InputError& e) {

@@ -127,3 +127,32 @@ TEST_CASE("region ops print back in the syntax they came in") {
 }
 
 }  // namespace reshardctl
+
+namespace reshardctl {
+
+namespace {
+DistWriteStyle styleOf(const std::string& text) {
+  testing::Parsed parsed = testing::parse(text);
+  REQUIRE_MESSAGE(parsed.program, parsed.errors());
+  return parsed.program->distStyle();
+}
+}  // namespace
+
+TEST_CASE("each file's generation is detected from its dist text") {
+  CHECK(styleOf(kTwoOps).generation == DistGeneration::A);
+  CHECK(styleOf(testing::readRepoFile("tests/golden/pass/seed_gen_c.ir")).generation == DistGeneration::C);
+  CHECK(styleOf(testing::readRepoFile("tests/golden/roundtrip/gen_c_features.ir")).generation == DistGeneration::C);
+  DistWriteStyle d = styleOf(testing::readRepoFile("tests/golden/pass/seed_gen_d.ir"));
+  CHECK(d.generation == DistGeneration::D);
+  CHECK(d.placements);  // every type there prints placements
+  DistWriteStyle mixed = styleOf(testing::readRepoFile("tests/golden/roundtrip/gen_d_features.ir"));
+  CHECK(mixed.generation == DistGeneration::D);
+  CHECK(!mixed.placements);  // one type prints none
+  CHECK(styleOf(testing::readRepoFile("tests/golden/pass/seed_gen_e.ir")).generation == DistGeneration::E);
+  CHECK(styleOf(testing::readRepoFile("tests/golden/roundtrip/gen_e_features.ir")).generation == DistGeneration::E);
+  // No dist text at all: generation A, even with `tensor<..>` types.
+  CHECK(styleOf("{\n    (%0) = \"pd_op.full\" () {value:1} : () -> tensor<8xf32>\n}\n").generation ==
+        DistGeneration::A);
+}
+
+}  // namespace reshardctl

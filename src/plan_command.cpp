@@ -53,7 +53,12 @@ int planLoaded(LoadedProgram& loaded, const PlanOptions& options, DiagnosticEngi
   Program& program = *loaded.program;
   LineOf lineOf = sourceLines(*loaded.source);
   if (options.apply) {
-    if (!applyPartitionPass(program, diagnostics).ok) return kExitBadInput;
+    PartitionOptions pass;
+    pass.splitCrossMesh = options.splitCrossMesh;
+    pass.fold = options.fold;
+    pass.dedupe = options.dedupe;
+    pass.reshardResults = options.reshardResults;
+    if (!applyPartitionPass(program, diagnostics, pass).ok) return kExitBadInput;
     lineOf = printedLines(program, printProgramToString(program));  // the reshards are new lines
   }
   const std::vector<ReshardReport> reports = planProgramReshards(program, options.costs, lineOf);

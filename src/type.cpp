@@ -73,7 +73,8 @@ const Type* TypeTable::make(std::string_view text, size_t offset) {
     type->kind = tensorKind(type->name);
     if (type->isTensor()) {
       std::string_view body = stable.substr(open + 1, stable.size() - open - 2);
-      TensorTypeBody read = readTensorTypeBody(body, offset + open + 1);
+      TensorTypeBody read = readTensorTypeBody(body, offset + open + 1, &distStyle_);
+      if (type->name == "tensor") sawBareTensor_ = true;
       if (read.distributed != type->isDist())
         throw InputError{offset, stable.size(),
                          read.distributed ? fmt::format("'{}' cannot carry a distribution", type->name)
@@ -92,9 +93,18 @@ const Type* TypeTable::make(std::string_view text, size_t offset) {
 }
 
 const Type* TypeTable::withDist(const Type* base, const TensorDistAttr& dist,
-                                DistGeneration generation) {
-  std::string text = fmt::format("pd_dist.tensor<{}, {}>", base->shapeText, writeTypeDist(dist, generation));
+                                const DistWriteStyle& style) {
+  std::string text = fmt::format("pd_dist.tensor<{}, {}>", base->shapeText, writeTypeDist(dist, style));
   return get(text, 0);
+}
+
+const Type* TypeTable::vectorOf(const std::vector<const Type*>& elements) {
+  std::string text = "vec[";
+  for (size_t i = 0; i < elements.size(); ++i) {
+    if (i) text += ',';
+    text += elements[i] ? elements[i]->text : kNullType;
+  }
+  return get(text + "]", 0);
 }
 
 }  // namespace reshardctl

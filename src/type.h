@@ -49,13 +49,21 @@ class TypeTable {
 
   // `base` (a tensor type) with its distribution replaced by `dist`: the
   // result type of a reshard. Keeps the global shape and dtype.
-  const Type* withDist(const Type* base, const TensorDistAttr& dist, DistGeneration generation);
+  const Type* withDist(const Type* base, const TensorDistAttr& dist, const DistWriteStyle& style);
+  // `vec[T1,T2]` (joined by "," with no space, as every printer version does).
+  const Type* vectorOf(const std::vector<const Type*>& elements);
+
+  // What the tensor types read so far looked like (generation detection).
+  const DistTextStyle& distStyle() const { return distStyle_; }
+  bool sawBareTensor() const { return sawBareTensor_; }  // `tensor<..>`: generation E
 
  private:
   const Type* make(std::string_view text, size_t offset);
 
   StringPool& strings_;
   std::unordered_map<std::string_view, std::unique_ptr<Type>> types_;
+  DistTextStyle distStyle_;
+  bool sawBareTensor_ = false;
 };
 
 }  // namespace reshardctl

@@ -39,6 +39,14 @@ foreach(file ${ERROR_INPUTS})
            COMMAND ${GOLDEN_RUN} $<TARGET_FILE:reshardctl> error ${file} ${GOLDEN_DIR}/errors/${name}.stderr)
 endforeach()
 
+# Warnings: NAME.ir → NAME.stderr from `verify` (and --werror / --quiet)
+file(GLOB VERIFY_INPUTS CONFIGURE_DEPENDS ${GOLDEN_DIR}/verify/*.ir)
+foreach(file ${VERIFY_INPUTS})
+  get_filename_component(name ${file} NAME_WE)
+  add_test(NAME golden.verify.${name}
+           COMMAND ${GOLDEN_RUN} $<TARGET_FILE:reshardctl> verify ${file} ${GOLDEN_DIR}/verify/${name}.stderr)
+endforeach()
+
 # Plans (tests/run_plan_golden.sh), all in tests/golden/plan: every bundled
 # sample samples/NAME_before.ir → sample_NAME.plan.{txt,json}; every pass input
 # tests/golden/pass/NAME.ir → pass_NAME.plan.{txt,json}; plan/NAME.ir →

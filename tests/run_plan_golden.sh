@@ -3,6 +3,7 @@
 #   run_plan_golden.sh TOOL plan  IN TABLE JSON  plan --apply IN == TABLE, and the same
 #                                                 report from planning apply's output;
 #                                                 plan --apply --json IN == JSON
+#                                                 (pass flags: the words of IN's NAME.flags, if any)
 #   run_plan_golden.sh TOOL error IN STDERR       plan IN exits 1, writes nothing, stderr == STDERR
 set -u
 tool=$1 mode=$2 input=$3 expected=$4 expected_json=${5:-}
@@ -17,12 +18,14 @@ same() {  # same EXPECTED ACTUAL WHAT
 
 case $mode in
   plan)
-    "$tool" plan --apply "$input" -o "$work/table.txt" || fail "plan --apply exited $?"
+    flags=()
+    [ -f "${input%.ir}.flags" ] && read -r -a flags < "${input%.ir}.flags"
+    "$tool" plan --apply "${flags[@]}" "$input" -o "$work/table.txt" || fail "plan --apply ${flags[*]} exited $?"
     same "$expected" "$work/table.txt" "plan --apply"
-    "$tool" apply "$input" -o "$work/applied.ir" || fail "apply exited $?"
+    "$tool" apply "${flags[@]}" "$input" -o "$work/applied.ir" || fail "apply ${flags[*]} exited $?"
     "$tool" plan "$work/applied.ir" -o "$work/again.txt" || fail "plan on apply's output exited $?"
     same "$expected" "$work/again.txt" "plan on apply's output"
-    "$tool" plan --apply --json "$input" -o "$work/plan.json" || fail "plan --apply --json exited $?"
+    "$tool" plan --apply --json "${flags[@]}" "$input" -o "$work/plan.json" || fail "plan --apply --json exited $?"
     same "$expected_json" "$work/plan.json" "plan --apply --json"
     ;;
   error)
