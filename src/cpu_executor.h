@@ -4,20 +4,10 @@
 // its GPU results are compared with.
 #pragma once
 
-#include <stdexcept>
-
 #include "piece.h"
 #include "plan.h"
 
 namespace reshardctl {
-
-// Raised when the pieces do not fit what a step expects (a missing rank, ranks
-// of one group with different boxes, a destination not fully covered): the plan
-// or the input is wrong.
-class ExecutionError : public std::runtime_error {
- public:
-  using std::runtime_error::runtime_error;
-};
 
 // Runs one step. The tensor's pieces must be those of step.from (up to the
 // relabelling of mesh dims with one rank); afterwards they are those of step.to.

@@ -2,8 +2,6 @@
 
 #include <fmt/format.h>
 
-#include "cpu_executor.h"
-
 namespace reshardctl {
 
 namespace {

@@ -6,6 +6,7 @@
 
 #include <cstdint>
 #include <map>
+#include <stdexcept>
 #include <vector>
 
 #include "dtype.h"
@@ -13,6 +14,14 @@
 #include "placement.h"
 
 namespace reshardctl {
+
+// Raised when pieces do not fit what an operation expects (a missing rank,
+// ranks of one group with different boxes, a destination not fully covered):
+// the plan or the input is wrong.
+class ExecutionError : public std::runtime_error {
+ public:
+  using std::runtime_error::runtime_error;
+};
 
 struct Piece {
   Box box;

@@ -20,73 +20,93 @@ int64_t randomInt(std::mt19937_64& rng, int64_t low, int64_t high) {
 
 bool holdsNegatives(DType dtype) { return !isUnsigned(dtype); }
 
+// The pieces of one value being split: every rank starts with the value; one
+// random rank, the holder, fixes the result.
+struct Split {
+  DType dtype;
+  double value;
+  std::vector<double> parts;
+  size_t holder;
+  std::mt19937_64& rng;
+
+  // Sets every part but the holder's; returns their sum or product.
+  template <typename MakePart>
+  double setOthers(MakePart makePart, bool multiply = false) {
+    double combined = multiply ? 1.0 : 0.0;
+    for (size_t i = 0; i < parts.size(); ++i) {
+      if (i == holder) continue;
+      parts[i] = makePart();
+      combined = multiply ? combined * parts[i] : combined + parts[i];
+    }
+    return combined;
+  }
+  double small(int64_t low, int64_t high) { return static_cast<double>(randomInt(rng, low, high)); }
+};
+
+void splitSum(Split& split) {
+  if (!holdsNegatives(split.dtype)) {  // non-negative addends of a non-negative value
+    double rest = split.value;
+    split.setOthers([&] {
+      const double part = split.small(0, static_cast<int64_t>(std::min(rest, 3.0)));
+      rest -= part;
+      return part;
+    });
+    split.parts[split.holder] = rest;
+    return;
+  }
+  split.parts[split.holder] = split.value - split.setOthers([&] { return split.small(-3, 3); });
+}
+
+void splitAvg(Split& split) {
+  if (!holdsNegatives(split.dtype)) return;  // every rank holds the value
+  const double offsets = split.setOthers([&] { return split.small(-2, 2); });
+  for (size_t i = 0; i < split.parts.size(); ++i)
+    if (i != split.holder) split.parts[i] += split.value;
+  split.parts[split.holder] = split.value - offsets;
+}
+
+void splitProduct(Split& split) {
+  static constexpr std::array<double, 4> kFloatFactors = {0.5, 1.0, 2.0, -1.0};
+  double product = 1.0;
+  if (!holdsNegatives(split.dtype)) {
+    product = split.setOthers([] { return 1.0; }, true);
+  } else if (isFloating(split.dtype) || isComplex(split.dtype)) {
+    product = split.setOthers([&] { return kFloatFactors[static_cast<size_t>(split.small(0, 3))]; }, true);
+  } else {
+    product = split.setOthers([&] { return split.small(0, 1) == 0 ? -1.0 : 1.0; }, true);
+  }
+  split.parts[split.holder] = split.value / product;  // exact: the factors are powers of two or ±1
+}
+
+void splitLogical(Split& split, ReduceType type) {
+  const bool result = split.value != 0.0;
+  // ANY of a true value and ALL of a false one need one rank to decide; the
+  // others are free. Otherwise every rank holds the result.
+  const bool decided = type == ReduceType::Any ? result : !result;
+  const double fixed = result ? 1.0 : 0.0;
+  split.setOthers([&] { return decided ? split.small(0, 1) : fixed; });
+  split.parts[split.holder] = fixed;
+}
+
 // k pieces that reduce to `value` under `type` (see makeSourcePieces).
 std::vector<double> splitValue(ReduceType type, DType dtype, double value, int64_t k, std::mt19937_64& rng) {
-  const size_t count = static_cast<size_t>(k);
   const size_t holder = static_cast<size_t>(randomInt(rng, 0, k - 1));
-  std::vector<double> parts(count, value);
-  auto others = [&](auto makePart) {
-    for (size_t i = 0; i < count; ++i)
-      if (i != holder) parts[i] = makePart();
-  };
+  Split split{dtype, value, std::vector<double>(static_cast<size_t>(k), value), holder, rng};
   switch (type) {
-    case ReduceType::Sum: {
-      double rest = value;
-      if (holdsNegatives(dtype)) {
-        others([&] { return static_cast<double>(randomInt(rng, -3, 3)); });
-      } else {  // non-negative addends of a non-negative value
-        others([&] { return static_cast<double>(randomInt(rng, 0, static_cast<int64_t>(std::min(rest, 3.0)))); });
-      }
-      for (size_t i = 0; i < count; ++i)
-        if (i != holder) rest -= parts[i];
-      parts[holder] = rest;
-      break;
-    }
-    case ReduceType::Avg: {
-      if (!holdsNegatives(dtype)) break;  // every rank holds the value
-      double offsetSum = 0;
-      for (size_t i = 0; i < count; ++i)
-        if (i != holder) {
-          const double offset = static_cast<double>(randomInt(rng, -2, 2));
-          parts[i] = value + offset;
-          offsetSum += offset;
-        }
-      parts[holder] = value - offsetSum;
-      break;
-    }
+    case ReduceType::Sum: splitSum(split); break;
+    case ReduceType::Avg: splitAvg(split); break;
+    case ReduceType::Product: splitProduct(split); break;
     case ReduceType::Max:
-      others([&] { return std::max(value - static_cast<double>(randomInt(rng, 0, 3)), dtypeLowest(dtype)); });
+      split.setOthers([&] { return std::max(value - split.small(0, 3), dtypeLowest(dtype)); });
       break;
     case ReduceType::Min:
-      others([&] { return std::min(value + static_cast<double>(randomInt(rng, 0, 3)), dtypeHighest(dtype)); });
+      split.setOthers([&] { return std::min(value + split.small(0, 3), dtypeHighest(dtype)); });
       break;
-    case ReduceType::Product: {
-      static constexpr std::array<double, 4> kFloatFactors = {0.5, 1.0, 2.0, -1.0};
-      double product = 1.0;
-      if (!holdsNegatives(dtype)) {
-        others([] { return 1.0; });
-      } else if (isFloating(dtype) || isComplex(dtype)) {
-        others([&] { return kFloatFactors[static_cast<size_t>(randomInt(rng, 0, 3))]; });
-      } else {
-        others([&] { return randomInt(rng, 0, 1) == 0 ? -1.0 : 1.0; });
-      }
-      for (size_t i = 0; i < count; ++i)
-        if (i != holder) product *= parts[i];
-      parts[holder] = value / product;  // exact: the factors are powers of two or ±1
-      break;
-    }
     case ReduceType::Any:
-    case ReduceType::All: {
-      const bool result = value != 0.0;
-      const bool decided = type == ReduceType::Any ? result : !result;  // one rank fixes the result
-      for (size_t i = 0; i < count; ++i)
-        parts[i] = decided ? static_cast<double>(randomInt(rng, 0, 1)) : (result ? 1.0 : 0.0);
-      if (decided) parts[holder] = result ? 1.0 : 0.0;
-      break;
-    }
+    case ReduceType::All: splitLogical(split, type); break;
   }
-  for (double& part : parts) part = roundToDType(part, dtype);
-  return parts;
+  for (double& part : split.parts) part = roundToDType(part, dtype);
+  return split.parts;
 }
 
 std::vector<size_t> partialMeshDims(const Layout& layout) {
