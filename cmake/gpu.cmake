@@ -43,7 +43,8 @@ endif()
 
 if(RESHARDCTL_GPU_ENABLED)
   enable_language(CUDA)
-  set(CMAKE_CUDA_STANDARD 20)
+  # CMake 3.25 knows no C++20 flag for nvcc; the kernels need only C++17.
+  set(CMAKE_CUDA_STANDARD 17)
   set(CMAKE_CUDA_STANDARD_REQUIRED ON)
   message(STATUS "reshardctl: building the NCCL backend (${RESHARDCTL_NCCL_LIBRARY}, sm ${CMAKE_CUDA_ARCHITECTURES})")
   add_library(reshardctl_nccl UNKNOWN IMPORTED)
