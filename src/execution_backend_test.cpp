@@ -11,8 +11,8 @@ using namespace reshardctl;
 
 TEST_CASE("cpu backend: runs a plan like executePlan and counts the bytes sent") {
   ProcessMesh mesh{{2}, {0, 1}, true};
-  TensorDistAttr src{mesh, {0, -1}, {}};
-  TensorDistAttr dst{mesh, {-1, -1}, {}};
+  TensorDistAttr src{mesh, {0, -1}, {}, {}};
+  TensorDistAttr dst{mesh, {-1, -1}, {}, {}};
   const Plan plan = planMinCost(ReshardRequest{{4, 3}, DType::F32, src, dst}, CostModel{});
   std::mt19937_64 rng(3);
   const GlobalTensor global = randomGlobalTensor({4, 3}, DType::F32, false, rng);

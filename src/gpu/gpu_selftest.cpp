@@ -251,7 +251,7 @@ std::vector<Plan> twoRankPlans() {
     for (const auto& shape : shapes)
       for (const DType dtype : dtypes)
         plans.push_back(planMinCost(
-            ReshardRequest{shape, dtype, TensorDistAttr{mesh, c.srcMap, c.srcPartial}, TensorDistAttr{mesh, c.dstMap, c.dstPartial}},
+            ReshardRequest{shape, dtype, TensorDistAttr{mesh, c.srcMap, c.srcPartial, {}}, TensorDistAttr{mesh, c.dstMap, c.dstPartial, {}}},
             CostModel{}));
   return plans;
 }
