@@ -86,6 +86,7 @@ int runCli(int argc, char** argv) {
       "  reshardctl print dump.ir | diff dump.ir -\n"
       "  reshardctl verify --werror dump.ir\n"
       "  reshardctl plan --apply samples/seed_mlp_before.ir --json\n"
+      "  reshardctl run --apply samples/tp_mlp_2x2_before.ir\n"
       "Exit codes: 0 success, 1 bad input (diagnostics on stderr), 2 bad usage or I/O error.");
 
   ApplyOptions apply;
@@ -124,6 +125,29 @@ int runCli(int argc, char** argv) {
   verifyCommand->add_flag("--werror", verify.werror, "Exit 1 when there are warnings");
   verifyCommand->add_flag("--quiet", verify.quiet, "Do not print warnings");
 
+  RunOptions run;
+  CLI::App* runCommand = app.add_subcommand(
+      "run", "Execute every dist_op.reshard on real data (CPU reference ranks, or GPUs through "
+             "NCCL) and check that every rank ends with exactly its piece");
+  addInputOutput(*runCommand, run.input, run.output);
+  runCommand->add_option("--backend", run.backend, "Where the ranks run")
+      ->check(CLI::IsMember({"cpu", "nccl"}))
+      ->capture_default_str();
+  runCommand->add_option("--seed", run.seed, "Seed of the random test tensors")->capture_default_str();
+  runCommand->add_option("--scale", run.scale, "Multiply every value's largest dim by this")
+      ->check(CLI::PositiveNumber)
+      ->capture_default_str();
+  runCommand->add_option("--iters", run.iterations, "Runs per reshard; with more than one, the first "
+                                                    "warms up and the time is the mean of the rest")
+      ->check(CLI::PositiveNumber)
+      ->capture_default_str();
+  runCommand->add_flag("--apply", run.apply, "Run the partition pass first and run every reshard after it");
+  addPartitionFlags(*runCommand, run);
+  CostFlags runCosts;
+  addCostModelFlags(*runCommand, run.costs, runCosts);
+  // For tests of `run` itself: break one step on purpose (reshard_run.h).
+  runCommand->add_option("--inject-fault", run.fault)->group("");
+
   try {
     app.parse(argc, argv);
   } catch (const CLI::CallForHelp& e) {
@@ -138,10 +162,12 @@ int runCli(int argc, char** argv) {
   }
   finishCostModel(apply.costs, applyCosts);
   finishCostModel(plan.costs, planCosts);
+  finishCostModel(run.costs, runCosts);
   if (applyCommand->parsed()) return runApply(apply);
   if (planCommand->parsed()) return runPlan(plan);
   if (printCommand->parsed()) return runPrint(print);
   if (verifyCommand->parsed()) return runVerify(verify);
+  if (runCommand->parsed()) return runRun(run);
   return kExitUsage;
 }
 

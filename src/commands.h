@@ -2,6 +2,7 @@
 // these option structs; each returns the process exit code (program_io.h).
 #pragma once
 
+#include <cstdint>
 #include <string>
 
 #include "cost_model.h"
@@ -45,5 +46,22 @@ struct VerifyOptions {
   bool quiet = false;   // do not print warnings
 };
 int runVerify(const VerifyOptions& options);
+
+struct RunOptions {
+  std::string input = "-";
+  std::string output = "-";  // the report
+  std::string backend = "cpu";  // cpu | nccl
+  uint64_t seed = 1;
+  int64_t scale = 1;       // multiplies every value's largest dim
+  int iterations = 1;      // > 1: a warm-up, then the mean time of the rest
+  bool apply = false;      // run the partition pass first
+  bool splitCrossMesh = false;  // the pass's PartitionOptions, as for apply
+  bool fold = false;
+  bool dedupe = false;
+  bool reshardResults = false;
+  CostModel costs;
+  std::string fault;  // testing hook: "RESHARD:STEP:offset|drop" (reshard_run.h)
+};
+int runRun(const RunOptions& options);
 
 }  // namespace reshardctl

@@ -56,8 +56,9 @@ void appendSnippet(std::string& out, const SourceFile& source, const Diagnostic&
 
 void appendOne(std::string& out, const SourceFile* source, const Diagnostic& d) {
   if (d.offset == Diagnostic::kNoLocation || source == nullptr) {
-    const std::string who = source ? source->name() : "reshardctl";
-    out += fmt::format("{}: {}: {}\n", who, severityName(d.severity), d.message);
+    // Not about a place in the input (an unreadable file, a missing GPU): the
+    // tool speaks, as compilers do for such errors.
+    out += fmt::format("reshardctl: {}: {}\n", severityName(d.severity), d.message);
     return;
   }
   SourceFile::LineCol where = source->lineCol(d.offset);

@@ -47,4 +47,18 @@ int writeProgram(const Program& program, const std::string& path, DiagnosticEngi
   return kExitOk;
 }
 
+int writeTextOutput(const std::string& text, const std::string& path, DiagnosticEngine& diagnostics) {
+  std::string error;
+  std::optional<OutputFile> out = OutputFile::open(path, &error);
+  if (!out) {
+    diagnostics.error(error);
+    return kExitUsage;
+  }
+  if (std::fwrite(text.data(), 1, text.size(), out->stream()) != text.size() || !out->commit(&error)) {
+    diagnostics.error(error.empty() ? "cannot write '" + path + "'" : error);
+    return kExitUsage;
+  }
+  return kExitOk;
+}
+
 }  // namespace reshardctl

@@ -29,6 +29,9 @@ struct LoadedProgram {
 // `diagnostics`, whose source is set to the loaded file.
 LoadedProgram loadProgram(const std::string& path, DiagnosticEngine& diagnostics);
 
+// Writes `text` to `path` ("-" = stdout) atomically. Returns an exit code.
+int writeTextOutput(const std::string& text, const std::string& path, DiagnosticEngine& diagnostics);
+
 // Prints `program` to `path` ("-" = stdout) atomically. Returns an exit code.
 int writeProgram(const Program& program, const std::string& path, DiagnosticEngine& diagnostics);
 

@@ -162,4 +162,39 @@ std::vector<ReshardReport> planProgramReshards(const Program& program, const Cos
   return planReshardOps(program, reshards, costs, lineOf);
 }
 
+namespace {
+
+// Where to point a diagnostic about a reshard: its own line, or for one a pass
+// inserted (it has no place in the input) the line of the op that uses it.
+size_t diagnosticOffset(const Operation& reshard) {
+  if (reshard.location() != 0) return reshard.location();
+  const Operand* use = reshard.result(0)->firstUse;
+  return use ? use->owner()->location() : 0;
+}
+
+bool reportUnplannable(const std::vector<ReshardReport>& reports, DiagnosticEngine& diagnostics) {
+  bool ok = true;
+  for (const ReshardReport& report : reports) {
+    if (report.plan) continue;
+    diagnostics.error(diagnosticOffset(*report.op), 1,
+                      fmt::format("cannot plan the reshard of {}: {}", report.input, report.error));
+    ok = false;
+  }
+  return ok;
+}
+
+}  // namespace
+
+bool reportLoadedReshards(Program& program, const SourceFile& source, const PartitionOptions* pass,
+                          const CostModel& costs, DiagnosticEngine& diagnostics,
+                          std::vector<ReshardReport>* reports) {
+  LineOf lineOf = sourceLines(source);
+  if (pass) {
+    if (!applyPartitionPass(program, diagnostics, *pass).ok) return false;
+    lineOf = printedLines(program, printProgramToString(program));  // the reshards are new lines
+  }
+  *reports = planProgramReshards(program, costs, lineOf);
+  return reportUnplannable(*reports, diagnostics);
+}
+
 }  // namespace reshardctl

@@ -10,6 +10,8 @@
 #include <vector>
 
 #include "cost_model.h"
+#include "diagnostics.h"
+#include "partition_pass.h"
 #include "ir.h"
 #include "plan.h"
 #include "planner.h"
@@ -52,5 +54,13 @@ std::vector<ReshardReport> planProgramReshards(const Program& program, const Cos
 // Plans the given reshard ops (e.g. the ones a pass inserted).
 std::vector<ReshardReport> planReshardOps(const Program& program, const std::vector<Operation*>& ops,
                                           const CostModel& costs, const LineOf& lineOf);
+
+// The reshards `plan` and `run` work on: those in the file or, with `pass`
+// set, every reshard after the partition pass (lines as `apply` prints them).
+// A reshard without a plan is diagnosed at its line. Returns false when the
+// pass failed or some reshard has no plan.
+bool reportLoadedReshards(Program& program, const SourceFile& source, const PartitionOptions* pass,
+                          const CostModel& costs, DiagnosticEngine& diagnostics,
+                          std::vector<ReshardReport>* reports);
 
 }  // namespace reshardctl

@@ -78,3 +78,10 @@ foreach(file ${PLAN_INPUTS})
     add_plan_golden(${name} ${file} ${name})
   endif()
 endforeach()
+
+# `run`: every sample proves every reshard; injected faults fail exactly their reshard;
+# the nccl backend on a machine without a GPU exits 2 with a clear message.
+set(RUN_TEST ${CMAKE_SOURCE_DIR}/tests/run_command_test.sh)
+add_test(NAME run.samples COMMAND ${RUN_TEST} $<TARGET_FILE:reshardctl> samples ${CMAKE_SOURCE_DIR}/samples)
+add_test(NAME run.fault COMMAND ${RUN_TEST} $<TARGET_FILE:reshardctl> fault ${CMAKE_SOURCE_DIR}/samples/tp_mlp_2x2_before.ir)
+add_test(NAME run.nccl-without-gpu COMMAND ${RUN_TEST} $<TARGET_FILE:reshardctl> nccl ${CMAKE_SOURCE_DIR}/samples/seed_mlp_before.ir)
