@@ -4,6 +4,8 @@
 //   - the graph's use lists are consistent after parsing and after the pass;
 //   - what the printer writes parses again and prints identically (a
 //     canonical form is a fixed point);
+//   - the reprint is the same program to `diff` (renumbering is no difference);
+//   - the JSON export can be written;
 //   - the pass's output parses, and a second pass over it changes nothing.
 #include <cstddef>
 #include <cstdint>
@@ -12,9 +14,11 @@
 
 #include "diagnostics.h"
 #include "ir.h"
+#include "json_export.h"
 #include "parser.h"
 #include "partition_pass.h"
 #include "printer.h"
+#include "program_diff.h"
 #include "source.h"
 #include "verifier.h"
 
@@ -61,7 +65,11 @@ void runPipeline(std::string text) {
   Loaded loaded = load(std::move(text));
   if (!loaded.program) return;
   checkGraphOrDie(*loaded.program, "graph broken after parsing");
-  reloadPrinted(printProgramToString(*loaded.program), "printed program does not parse");
+  Loaded reprinted = reloadPrinted(printProgramToString(*loaded.program), "printed program does not parse");
+  ProgramDiff diff = diffPrograms(*loaded.program, *reprinted.program, {});
+  if (!diff.equal())
+    violated("diff finds the reprint different", formatDiff(diff, *loaded.source, *reprinted.source));
+  (void)programToJson(*loaded.program, loaded.source.get()).dump(2);
 
   PartitionResult result = applyPartitionPass(*loaded.program, *loaded.diagnostics);
   checkGraphOrDie(*loaded.program, "graph broken after the partition pass");
