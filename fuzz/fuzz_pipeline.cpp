@@ -69,7 +69,7 @@ void runPipeline(std::string text) {
   ProgramDiff diff = diffPrograms(*loaded.program, *reprinted.program, {});
   if (!diff.equal())
     violated("diff finds the reprint different", formatDiff(diff, *loaded.source, *reprinted.source));
-  (void)programToJson(*loaded.program, loaded.source.get()).dump(2);
+  (void)dumpJson(programToJson(*loaded.program, loaded.source.get()));
 
   PartitionResult result = applyPartitionPass(*loaded.program, *loaded.diagnostics);
   checkGraphOrDie(*loaded.program, "graph broken after the partition pass");

@@ -114,3 +114,11 @@ json programToJson(const Program& program, const SourceFile* source) {
 }
 
 }  // namespace reshardctl
+
+namespace reshardctl {
+
+std::string dumpJson(const nlohmann::ordered_json& value) {
+  return value.dump(2, ' ', false, nlohmann::ordered_json::error_handler_t::replace) + "\n";
+}
+
+}  // namespace reshardctl

@@ -99,3 +99,17 @@ TEST_CASE("the schema rejects an export with a wrong field") {
 }
 
 }  // namespace reshardctl
+
+namespace reshardctl {
+
+// Fuzzer finding: a string attribute with bytes that are not UTF-8 made
+// nlohmann::json throw type_error 316 out of `print --emit=json`.
+TEST_CASE("bytes that are not UTF-8 export as U+FFFD instead of throwing") {
+  testing::Parsed parsed = testing::parse(testing::readRepoFile("tests/golden/json/invalid-utf8.ir"));
+  REQUIRE_MESSAGE(parsed.program, parsed.errors());
+  std::string text = dumpJson(programToJson(*parsed.program, parsed.source.get()));
+  nlohmann::json exported = nlohmann::json::parse(text);
+  CHECK(exported["ops"][0]["attributes"]["name"] == "\"caf\xEF\xBF\xBD \xEF\xBF\xBD\"");
+}
+
+}  // namespace reshardctl

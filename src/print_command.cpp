@@ -12,7 +12,7 @@ namespace {
 
 // JSON goes through the same atomic OutputFile as the dump.
 int writeJson(const LoadedProgram& loaded, const std::string& path, DiagnosticEngine& diagnostics) {
-  std::string text = programToJson(*loaded.program, loaded.source.get()).dump(2) + "\n";
+  std::string text = dumpJson(programToJson(*loaded.program, loaded.source.get()));
   std::string error;
   std::optional<OutputFile> out = OutputFile::open(path, &error);
   if (out && std::fwrite(text.data(), 1, text.size(), out->stream()) == text.size() &&
