@@ -1,6 +1,6 @@
 #include <doctest/doctest.h>
 
-#include <regex>
+#include <cctype>
 
 #include "program_diff.h"
 #include "testing.h"
@@ -31,15 +31,16 @@ ProgramDiff diff(const Pair& pair, DiffOptions options = {}) {
 // same program.
 std::string renumber(const std::string& text) {
   std::string out;
-  std::regex number("%([0-9]+)");
-  auto end = std::sregex_iterator();
-  size_t last = 0;
-  for (auto it = std::sregex_iterator(text.begin(), text.end(), number); it != end; ++it) {
-    out += text.substr(last, static_cast<size_t>(it->position()) - last);
-    out += "%v" + std::to_string(std::stoi((*it)[1]) * 7 % 37);
-    last = static_cast<size_t>(it->position() + it->length());
+  for (size_t i = 0; i < text.size(); ++i) {
+    out += text[i];
+    if (text[i] != '%' || i + 1 >= text.size() || !std::isdigit(static_cast<unsigned char>(text[i + 1])))
+      continue;
+    size_t end = i + 1;
+    while (end < text.size() && std::isdigit(static_cast<unsigned char>(text[end]))) ++end;
+    out += "v" + std::to_string(std::stoi(text.substr(i + 1, end - i - 1)) * 7 % 37);
+    i = end - 1;
   }
-  return out + text.substr(last);
+  return out;
 }
 
 const std::string kSmall =
