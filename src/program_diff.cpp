@@ -1,7 +1,6 @@
 #include "program_diff.h"
 
 #include <algorithm>
-#include <deque>
 #include <functional>
 #include <unordered_map>
 
@@ -12,10 +11,6 @@
 namespace reshardctl {
 
 namespace {
-
-// Above this many DP cells (per block, after trimming equal ends) the
-// alignment falls back to a greedy one: memory and time stay linear.
-constexpr size_t kMaxAlignmentCells = size_t{1} << 22;
 
 uint64_t mix(uint64_t seed, uint64_t value) {
   return seed ^ (value + 0x9e3779b97f4a7c15ULL + (seed << 6) + (seed >> 2));
@@ -127,7 +122,7 @@ class Differ {
       ++suffix;
     size_t n = a.size() - prefix - suffix;
     size_t m = b.size() - prefix - suffix;
-    Pairs middle = n * m <= kMaxAlignmentCells ? alignBest(a, b, prefix, n, m)
+    Pairs middle = n * m <= options_.maxAlignmentCells ? alignBest(a, b, prefix, n, m)
                                                : alignGreedy(a, b, prefix, n, m);
     pairs.insert(pairs.end(), middle.begin(), middle.end());
     for (size_t k = suffix; k > 0; --k) pairs.emplace_back(a.size() - k, b.size() - k);
@@ -160,22 +155,25 @@ class Differ {
     return pairs;
   }
 
-  // For huge blocks: each op of b takes the next unpaired op of a with the
-  // same local key. Good enough when little changed; linear in the block.
+  // For huge blocks, linear time: each op of b pairs with the next unpaired
+  // op of a when they can pair at all (edits rarely reorder), else with the
+  // first op a little further on that it can pair with, else it is added. Good when little
+  // changed; a heavily edited huge block may list more than it must.
   Pairs alignGreedy(const Ops& a, const Ops& b, size_t at, size_t n, size_t m) const {
-    std::unordered_map<uint64_t, std::deque<size_t>> byKey;
-    for (size_t i = 0; i < n; ++i) byKey[keys_.at(a[at + i]).local].push_back(at + i);
+    constexpr size_t kWindow = 64;
     Pairs pairs;
     size_t nextA = at;
-    for (size_t j = 0; j < m; ++j) {
-      auto it = byKey.find(keys_.at(b[at + j]).local);
-      if (it == byKey.end()) continue;
-      std::deque<size_t>& candidates = it->second;
-      while (!candidates.empty() && candidates.front() < nextA) candidates.pop_front();
-      if (candidates.empty()) continue;
-      pairs.emplace_back(candidates.front(), at + j);
-      nextA = candidates.front() + 1;
-      candidates.pop_front();
+    for (size_t j = at; j < at + m; ++j) {
+      size_t best = nextA;
+      int bestScore = nextA < at + n ? score(a[nextA], b[j]) : 0;
+      for (size_t i = nextA + 1; bestScore == 0 && i < std::min(at + n, nextA + kWindow); ++i)
+        if (int s = score(a[i], b[j]); s > bestScore) {
+          best = i;
+          bestScore = s;
+        }
+      if (bestScore == 0) continue;
+      pairs.emplace_back(best, j);
+      nextA = best + 1;
     }
     return pairs;
   }

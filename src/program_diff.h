@@ -22,6 +22,9 @@ namespace reshardctl {
 
 struct DiffOptions {
   std::vector<std::string> ignoredAttributes;  // keys left out of every comparison
+  // Above this many DP cells (per block, after trimming equal ends) the
+  // alignment falls back to a greedy one, so memory and time stay linear.
+  size_t maxAlignmentCells = size_t{1} << 22;
 };
 
 struct OpChange {

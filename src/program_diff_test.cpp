@@ -80,6 +80,16 @@ TEST_CASE("the seed's before and after differ by two reshards and their consumer
   CHECK(d.changes[3].after->name() == "pd_op.relu_grad");
   CHECK(d.changes[3].differences == std::vector<std::string>{"operand 1", "operand 1 type"});
   CHECK(formatDiffStat(d) == "2 ops added, 0 removed, 2 changed (26 ops -> 28 ops)\n");
+
+  // The linear fallback for huge blocks finds the same changes here.
+  DiffOptions greedy;
+  greedy.maxAlignmentCells = 0;
+  ProgramDiff g = diff(pair, greedy);
+  REQUIRE(g.changes.size() == 4);
+  for (size_t i = 0; i < 4; ++i) {
+    CHECK(g.changes[i].kind == d.changes[i].kind);
+    CHECK(g.changes[i].after == d.changes[i].after);
+  }
 }
 
 TEST_CASE("changed attributes are named, and --ignore-attr hides them") {
