@@ -87,6 +87,7 @@ int runCli(int argc, char** argv) {
       "  reshardctl verify --werror dump.ir\n"
       "  reshardctl plan --apply samples/seed_mlp_before.ir --json\n"
       "  reshardctl run --apply samples/tp_mlp_2x2_before.ir\n"
+      "  reshardctl diff before.ir after.ir --ignore-attr op_role\n"
       "Exit codes: 0 success, 1 bad input (diagnostics on stderr), 2 bad usage or I/O error.");
 
   ApplyOptions apply;
@@ -99,11 +100,29 @@ int runCli(int argc, char** argv) {
   CostFlags applyCosts;
   addCostModelFlags(*applyCommand, apply.costs, applyCosts);
   addPartitionFlags(*applyCommand, apply);
+  applyCommand->add_flag("--check", apply.check,
+                         "Write nothing; list the reshards the pass would insert and exit 1 if any");
+  applyCommand->add_flag("-i,--in-place", apply.inPlace, "Write the result back to the input file")
+      ->excludes("--output");
 
   PrintOptions print;
   CLI::App* printCommand =
       app.add_subcommand("print", "Parse, verify and print the program back (renumbering it)");
   addInputOutput(*printCommand, print.input, print.output);
+  printCommand->add_option("--emit", print.emit, "Output format: ir (the dump) or json")
+      ->check(CLI::IsMember({"ir", "json"}))
+      ->default_str("ir");
+
+  DiffCommandOptions diff;
+  CLI::App* diffCommand = app.add_subcommand(
+      "diff", "Compare two programs by structure (renumbering is no difference); "
+              "exit 0 equal, 1 different, 2 trouble");
+  diffCommand->add_option("before", diff.before, "The old program")->required();
+  diffCommand->add_option("after", diff.after, "The new program")->required();
+  diffCommand->add_option("--ignore-attr", diff.ignoredAttributes,
+                          "Leave this attribute out of the comparison (repeatable)")
+      ->allow_extra_args(false);  // one name per flag, so inputs after it stay positional
+  diffCommand->add_flag("--stat", diff.stat, "Print only a summary line");
 
   PlanOptions plan;
   CLI::App* planCommand = app.add_subcommand(
@@ -168,6 +187,7 @@ int runCli(int argc, char** argv) {
   if (printCommand->parsed()) return runPrint(print);
   if (verifyCommand->parsed()) return runVerify(verify);
   if (runCommand->parsed()) return runRun(run);
+  if (diffCommand->parsed()) return runDiff(diff);
   return kExitUsage;
 }
 

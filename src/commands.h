@@ -4,6 +4,7 @@
 
 #include <cstdint>
 #include <string>
+#include <vector>
 
 #include "cost_model.h"
 
@@ -18,12 +19,15 @@ struct ApplyOptions {
   bool fold = false;
   bool dedupe = false;
   bool reshardResults = false;
+  bool check = false;    // write nothing; list what would be inserted, exit 1 if anything
+  bool inPlace = false;  // write the result back to the input file
 };
 int runApply(const ApplyOptions& options);
 
 struct PrintOptions {
   std::string input = "-";
   std::string output = "-";
+  std::string emit = "ir";  // "ir" (the dump) or "json" (json_export.h)
 };
 int runPrint(const PrintOptions& options);
 
@@ -63,5 +67,13 @@ struct RunOptions {
   std::string fault;  // testing hook: "RESHARD:STEP:offset|drop" (reshard_run.h)
 };
 int runRun(const RunOptions& options);
+// Exits as diff(1): 0 equal, 1 different, 2 trouble (unreadable or bad input).
+struct DiffCommandOptions {
+  std::string before;
+  std::string after;
+  std::vector<std::string> ignoredAttributes;
+  bool stat = false;  // only the summary line
+};
+int runDiff(const DiffCommandOptions& options);
 
 }  // namespace reshardctl

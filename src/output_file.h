@@ -1,8 +1,10 @@
 // Output that appears only on success: a regular file is written to a
 // temporary file beside it and renamed over it by commit(); without commit()
 // nothing changes (an earlier output survives a failed run). "-" is standard
-// output; a path that is not a regular file (/dev/stdout, a pipe) is written
-// directly.
+// output; /dev/stdout, /dev/stderr, /dev/fd/N and /proc/self/fd/N write to
+// that open descriptor; a path that is not a regular file (a fifo, /dev/null)
+// is written directly; a symlink is followed, so the file it names is replaced
+// and the link stays.
 #pragma once
 
 #include <cstdio>

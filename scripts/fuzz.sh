@@ -1,0 +1,38 @@
+#!/usr/bin/env bash
+# Builds the libFuzzer target (clang, ASan+UBSan) into build-fuzz/ and fuzzes
+# parse → verify → print → apply → print for SECONDS (default 60), seeded with
+# the samples and every golden input. Exits non-zero when the fuzzer finds a
+# crash, a hang or a broken property; the input is left as build-fuzz/crash-*
+# (turn it into a regression test under tests/golden/).
+#   scripts/fuzz.sh [SECONDS]
+set -euo pipefail
+cd "$(dirname "$0")/.."
+seconds=${1:-60}
+
+packages=(clang libclang-rt-14-dev cmake make libcli11-dev nlohmann-json3-dev tao-pegtl-dev
+          libfmt-dev doctest-dev)
+missing=()
+for p in "${packages[@]}"; do
+  dpkg-query -W -f='${Status}' "$p" 2>/dev/null | grep -q "install ok installed" || missing+=("$p")
+done
+if [ ${#missing[@]} -gt 0 ]; then
+  sudo=""
+  [ "$(id -u)" -eq 0 ] || sudo="sudo"
+  echo "Installing: ${missing[*]}"
+  $sudo apt-get update -qq
+  DEBIAN_FRONTEND=noninteractive $sudo apt-get install -y -qq "${missing[@]}" >/dev/null
+fi
+
+cmake -S . -B build-fuzz -DCMAKE_BUILD_TYPE=RelWithDebInfo -DCMAKE_CXX_COMPILER=clang++ \
+      -DRESHARDCTL_FUZZ=ON -DRESHARDCTL_GPU=OFF >/dev/null
+cmake --build build-fuzz --target fuzz_pipeline -j "$(nproc)"
+
+# The fuzzer adds what it finds to the first corpus folder; the seeds stay read-only.
+corpus=build-fuzz/corpus
+seeds=build-fuzz/seeds
+mkdir -p "$corpus" "$seeds"
+find samples tests/golden -name '*.ir' -exec cp {} "$seeds/" \;
+# -max_len bounds the input (the pipeline must also be fast on it): the
+# samples are larger, and libFuzzer then mutates prefixes of them.
+(cd build-fuzz && fuzz/fuzz_pipeline -max_total_time="$seconds" -max_len=4096 -timeout=10 \
+   -rss_limit_mb=2048 -print_final_stats=1 corpus seeds)

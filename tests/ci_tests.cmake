@@ -1,0 +1,47 @@
+# Command-line checks for the CI-facing features: diff, apply --check,
+# atomic output (JSON export and its schema are checked in
+# src/json_export_test.cpp). Run from the repository root so the golden
+# outputs can name files by relative path.
+set(CLI_CASE ${CMAKE_SOURCE_DIR}/tests/run_cli_case.sh)
+set(DIFF_DIR tests/golden/diff)
+set(BEFORE samples/seed_mlp_before.ir)
+set(AFTER samples/seed_mlp_after.ir)
+
+function(add_cli_case name exit_code expected_stdout)
+  add_test(NAME cli.${name}
+           COMMAND ${CLI_CASE} ${exit_code} ${expected_stdout} $<TARGET_FILE:reshardctl> ${ARGN}
+           WORKING_DIRECTORY ${CMAKE_SOURCE_DIR})
+endfunction()
+
+# diff exits as diff(1): 0 equal, 1 different, 2 trouble.
+add_cli_case(diff.seed 1 ${DIFF_DIR}/seed.expected diff ${BEFORE} ${AFTER})
+add_cli_case(diff.seed-stat 1 ${DIFF_DIR}/seed.stat.expected diff --stat ${BEFORE} ${AFTER})
+add_cli_case(diff.renumbered-is-equal 0 - diff ${AFTER} ${DIFF_DIR}/seed_after_renumbered.ir)
+add_cli_case(diff.same-file 0 - diff ${BEFORE} ${BEFORE})
+add_cli_case(diff.attrs 1 ${DIFF_DIR}/attrs.expected diff ${BEFORE} ${DIFF_DIR}/seed_before_attrs.ir)
+add_cli_case(diff.ignore-attr 1 ${DIFF_DIR}/attrs-ignore-op_role.expected
+             diff --ignore-attr op_role ${BEFORE} ${DIFF_DIR}/seed_before_attrs.ir)
+add_cli_case(diff.ignore-attr-twice 0 -
+             diff --ignore-attr op_role --ignore-attr stop_gradient ${BEFORE} ${DIFF_DIR}/seed_before_attrs.ir)
+add_cli_case(diff.missing-file 2 - diff ${BEFORE} ${DIFF_DIR}/no-such-file.ir)
+add_cli_case(diff.bad-input 2 - diff ${BEFORE} tests/golden/errors/bad-truncated.ir)
+add_cli_case(diff.one-argument 2 - diff ${BEFORE})
+
+# apply --check exits as formatters' --check: 1 when the pass would change the program.
+add_cli_case(check.would-change 1 tests/golden/check/seed_before.expected apply --check ${BEFORE})
+add_cli_case(check.unchanged 0 - apply --check ${AFTER})
+add_cli_case(check.bad-input 1 - apply --check tests/golden/errors/bad-truncated.ir)
+add_cli_case(in-place-from-stdin 2 - apply --in-place -)
+add_cli_case(in-place-with-output 2 - apply --in-place ${BEFORE} -o out.ir)
+
+add_test(NAME cli.atomic-write
+         COMMAND ${CMAKE_SOURCE_DIR}/tests/atomic_write.sh $<TARGET_FILE:reshardctl>
+                 ${CMAKE_SOURCE_DIR}/${BEFORE} ${CMAKE_SOURCE_DIR}/${AFTER}
+                 ${CMAKE_SOURCE_DIR}/tests/golden/errors/bad-truncated.ir)
+
+# print --emit=json: exact output for the seed, and bytes that are not UTF-8
+# (a fuzzer finding: the export used to throw).
+add_cli_case(json.seed 0 tests/golden/json/seed_mlp_before.expected.json print --emit=json ${BEFORE})
+add_cli_case(json.invalid-utf8 0 tests/golden/json/invalid-utf8.expected.json
+             print --emit=json tests/golden/json/invalid-utf8.ir)
+add_cli_case(json.unknown-format 2 - print --emit=yaml ${BEFORE})
