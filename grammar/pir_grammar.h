@@ -20,6 +20,8 @@
 
 #include <tao/pegtl.hpp>
 
+#include "grammar/fast_scan.h"
+
 namespace reshardctl::grammar {
 
 // clang-format off
@@ -51,7 +53,7 @@ struct vec_open : seq< string< 'v', 'e', 'c' >, one< '[' > > {};
 struct vec_close : one< ']' > {};
 struct vec_elements : opt< list< type, comma > > {};
 struct vec_type : if_must< vec_open, ws, vec_elements, ws, vec_close > {};
-struct named_type : seq< type_name, opt< angle_body > > {};
+struct named_type : seq< type_name, opt< sor< fast_angle_body, angle_body > > > {};
 struct type : sor< null_type, vec_type, named_type > {};
 
 struct operand_type : type {};
@@ -83,7 +85,8 @@ struct paren_group : if_must< paren_open, group_contents, paren_close > {};
 struct angle_group : if_must< angle_open, group_contents, angle_close > {};
 struct group_item : sor< string_literal, bracket_group, brace_group, paren_group, angle_group,
                          word > {};
-struct attr_value : plus< group_item > {};
+// The fast scan matches the same text; the structured rules report errors.
+struct attr_value : sor< fast_attr_value, plus< group_item > > {};
 
 struct attr_key : seq< plus< sor< identifier_char, one< '.' > > >,
                        opt< one< '(' >, plus< digit >, one< ')' > > > {};

@@ -365,6 +365,16 @@ bool isAttrKindPrefix(std::string_view group) {
   return false;
 }
 
+// Whether an attribute value starts with a kind prefix, alone or as the first
+// element of an array (`(Float)1`, `[(Int32)1,(Int32)2]`): a value never mixes
+// prefixed and bare elements, so its head decides.
+bool startsWithAttrKindPrefix(std::string_view value) {
+  if (value.starts_with('[')) value.remove_prefix(1);
+  if (!value.starts_with('(')) return false;
+  size_t close = value.find(')');
+  return close != std::string_view::npos && isAttrKindPrefix(value.substr(0, close + 1));
+}
+
 // The dump's print generation, from what its dist text looked like
 // (pir-format.md, "four generations"): chunk_id or placements → D, or E when
 // the attribute prefixes are gone or dense types print as `tensor<..>`;
@@ -416,14 +426,6 @@ template <> struct action<g::brace_close> : closes_nesting {};
 template <> struct action<g::paren_close> : closes_nesting {};
 template <> struct action<g::angle_close> : closes_nesting {};
 template <> struct action<g::vec_close> : closes_nesting {};
-
-template <>
-struct action<g::paren_group> {
-  template <typename Input>
-  static void apply(const Input& in, ParseState& st) {
-    if (!st.sawAttrPrefix && isAttrKindPrefix(in.string_view())) st.sawAttrPrefix = true;
-  }
-};
 
 template <>
 struct action<g::op_begin> {
@@ -489,6 +491,7 @@ template <>
 struct action<g::attr_value> {
   template <typename Input>
   static void apply(const Input& in, ParseState& st) {
+    if (!st.sawAttrPrefix && startsWithAttrKindPrefix(in.string_view())) st.sawAttrPrefix = true;
     if (st.op().currentKey == "op_dist_attr") {
       st.op().distText = in.string_view();
       st.op().distSpan = spanOf(st, in);

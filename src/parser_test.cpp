@@ -156,3 +156,48 @@ TEST_CASE("each file's generation is detected from its dist text") {
 }
 
 }  // namespace reshardctl
+
+namespace reshardctl {
+
+namespace {
+// How many bytes `Rule` matches at the start of `text` (-1: no match).
+template <typename Rule>
+long matchedLength(std::string_view text) {
+  tao::pegtl::memory_input<> in(text.data(), text.size(), "");
+  try {
+    if (!tao::pegtl::parse<Rule>(in)) return -1;
+  } catch (const tao::pegtl::parse_error&) {
+    return -1;
+  }
+  return static_cast<long>(in.current() - text.data());
+}
+}  // namespace
+
+TEST_CASE("the fast scans match exactly what the structured rules match") {
+  using namespace grammar;
+  const std::string_view values[] = {
+      "(Float)1e-05,next:1}", "[true]}", "{mesh:{shape:[2],process_ids:[0,1]},operand(0):{null}},x",
+      "\"a,b}\\\"c\"}", "[Shard(dim=0), Replicate()] k", "Place(gpu:0)}", "<#AttrNull>,",
+      "pd_dist.tensor<4x8xf32, mesh_shape:[2],dims_mappings:[-1,-1]>}", "[[1,2],[3,\n4]]}",
+      "a\tb", "x\vy,", "(unclosed", "[1,2}", "\"open", "}", "", "[(Int32)1,(Int32)2]}"};
+  for (std::string_view value : values) {
+    CAPTURE(value);
+    long structured = matchedLength<plus<group_item>>(value);
+    long fast = matchedLength<fast_attr_value>(value);
+    // The fast scan may decline (-1) and leave it to the structured rules, but
+    // when it matches it must match the same text.
+    if (fast != -1) CHECK(fast == structured);
+    if (structured == -1) CHECK(fast == -1);
+  }
+  const std::string_view angles[] = {"<4x8xf32, mesh_shape:[2]>,", "<vec<a<b>>>x", "<a\nb>", "<a", "<>"};
+  for (std::string_view angle : angles) {
+    CAPTURE(angle);
+    long fast = matchedLength<fast_angle_body>(angle);
+    if (fast != -1) CHECK(fast == matchedLength<angle_body>(angle));
+  }
+  // The common cases do take the fast path.
+  CHECK(matchedLength<fast_attr_value>(values[2]) > 0);
+  CHECK(matchedLength<fast_angle_body>(angles[0]) > 0);
+}
+
+}  // namespace reshardctl
