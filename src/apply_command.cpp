@@ -55,15 +55,10 @@ int runApply(const ApplyOptions& options) {
   LoadedProgram loaded = loadProgram(options.input, diagnostics);
   int status = loaded.failure;
   if (loaded.program) {
-    PartitionOptions pass;
-    pass.splitCrossMesh = options.splitCrossMesh;
-    pass.fold = options.fold;
-    pass.dedupe = options.dedupe;
-    pass.reshardResults = options.reshardResults;
     // --check names operands as the input does: number before the pass renumbers.
     std::optional<ValueNames> names;
     if (options.check) names.emplace(*loaded.program);
-    PartitionResult result = applyPartitionPass(*loaded.program, diagnostics, pass);
+    PartitionResult result = applyPartitionPass(*loaded.program, diagnostics, options.pass);
     if (!result.ok) status = kExitBadInput;
     else if (options.check) status = reportCheck(loaded, result, *names);
     else status = writeProgram(*loaded.program, options.inPlace ? options.input : options.output,

@@ -23,8 +23,7 @@ void addInputOutput(CLI::App& command, std::string& input, std::string& output) 
 }
 
 // The partition pass's switches, for `apply` and for `plan --apply`.
-template <typename Options>
-void addPartitionFlags(CLI::App& command, Options& options) {
+void addPartitionFlags(CLI::App& command, PartitionOptions& options) {
   command.add_flag("--split-cross-mesh", options.splitCrossMesh,
                    "A change of mesh and layout becomes two reshards: to the destination "
                    "mesh keeping the layout, then the layout change (decompose_reshard_pass)");
@@ -99,7 +98,7 @@ int runCli(int argc, char** argv) {
                    "Report on stderr how many reshards were inserted and their estimated cost");
   CostFlags applyCosts;
   addCostModelFlags(*applyCommand, apply.costs, applyCosts);
-  addPartitionFlags(*applyCommand, apply);
+  addPartitionFlags(*applyCommand, apply.pass);
   applyCommand->add_flag("--check", apply.check,
                          "Write nothing; list the reshards the pass would insert and exit 1 if any");
   applyCommand->add_flag("-i,--in-place", apply.inPlace, "Write the result back to the input file")
@@ -131,7 +130,7 @@ int runCli(int argc, char** argv) {
   addInputOutput(*planCommand, plan.input, plan.output);
   planCommand->add_flag("--json", plan.json, "Write JSON instead of a table");
   planCommand->add_flag("--apply", plan.apply, "Run the partition pass first and plan the reshards it inserts");
-  addPartitionFlags(*planCommand, plan);
+  addPartitionFlags(*planCommand, plan.pass);
   CostFlags planCosts;
   addCostModelFlags(*planCommand, plan.costs, planCosts);
 
@@ -161,7 +160,7 @@ int runCli(int argc, char** argv) {
       ->check(CLI::PositiveNumber)
       ->capture_default_str();
   runCommand->add_flag("--apply", run.apply, "Run the partition pass first and run every reshard after it");
-  addPartitionFlags(*runCommand, run);
+  addPartitionFlags(*runCommand, run.pass);
   CostFlags runCosts;
   addCostModelFlags(*runCommand, run.costs, runCosts);
   // For tests of `run` itself: break one step on purpose (reshard_run.h).

@@ -7,6 +7,7 @@
 #include <vector>
 
 #include "cost_model.h"
+#include "partition_pass.h"
 
 namespace reshardctl {
 
@@ -15,10 +16,7 @@ struct ApplyOptions {
   std::string output = "-";
   bool stats = false;  // report the inserted reshards and their planned cost on stderr
   CostModel costs;     // for the stats
-  bool splitCrossMesh = false;  // PartitionOptions (partition_pass.h)
-  bool fold = false;
-  bool dedupe = false;
-  bool reshardResults = false;
+  PartitionOptions pass;  // the partition pass's switches
   bool check = false;    // write nothing; list what would be inserted, exit 1 if anything
   bool inPlace = false;  // write the result back to the input file
 };
@@ -36,10 +34,7 @@ struct PlanOptions {
   std::string output = "-";
   bool json = false;
   bool apply = false;  // run the partition pass first and plan what it inserts
-  bool splitCrossMesh = false;  // the pass's PartitionOptions, as for apply
-  bool fold = false;
-  bool dedupe = false;
-  bool reshardResults = false;
+  PartitionOptions pass;  // the partition pass's switches
   CostModel costs;
 };
 int runPlan(const PlanOptions& options);
@@ -59,10 +54,7 @@ struct RunOptions {
   int64_t scale = 1;       // multiplies every value's largest dim
   int iterations = 1;      // > 1: a warm-up, then the mean time of the rest
   bool apply = false;      // run the partition pass first
-  bool splitCrossMesh = false;  // the pass's PartitionOptions, as for apply
-  bool fold = false;
-  bool dedupe = false;
-  bool reshardResults = false;
+  PartitionOptions pass;  // the partition pass's switches
   CostModel costs;
   std::string fault;  // testing hook: "RESHARD:STEP:offset|drop" (reshard_run.h)
 };

@@ -14,13 +14,8 @@ namespace reshardctl {
 namespace {
 
 int planLoaded(LoadedProgram& loaded, const PlanOptions& options, DiagnosticEngine& diagnostics) {
-  PartitionOptions pass;
-  pass.splitCrossMesh = options.splitCrossMesh;
-  pass.fold = options.fold;
-  pass.dedupe = options.dedupe;
-  pass.reshardResults = options.reshardResults;
   std::vector<ReshardReport> reports;
-  if (!reportLoadedReshards(*loaded.program, *loaded.source, options.apply ? &pass : nullptr, options.costs,
+  if (!reportLoadedReshards(*loaded.program, *loaded.source, options.apply ? &options.pass : nullptr, options.costs,
                             diagnostics, &reports))
     return kExitBadInput;
   const std::string text = options.json ? planJsonText(reports, options.costs)

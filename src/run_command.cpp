@@ -109,13 +109,8 @@ int runLoaded(LoadedProgram& loaded, const RunOptions& options, DiagnosticEngine
     diagnostics.error("--inject-fault takes RESHARD:STEP:offset|drop, e.g. 1:0:drop");
     return kExitUsage;
   }
-  PartitionOptions pass;
-  pass.splitCrossMesh = options.splitCrossMesh;
-  pass.fold = options.fold;
-  pass.dedupe = options.dedupe;
-  pass.reshardResults = options.reshardResults;
   std::vector<ReshardReport> reports;
-  if (!reportLoadedReshards(*loaded.program, *loaded.source, options.apply ? &pass : nullptr, options.costs,
+  if (!reportLoadedReshards(*loaded.program, *loaded.source, options.apply ? &options.pass : nullptr, options.costs,
                             diagnostics, &reports))
     return kExitBadInput;
   std::vector<Row> rows = planRows(reports, options);
