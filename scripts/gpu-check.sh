@@ -3,7 +3,8 @@
 # Builds with CUDA/NCCL into build-gpu, runs the unit tests, gpu_selftest (every
 # CUDA kernel against its host reference, the NCCL backend against the reference
 # executor, kernel bandwidth against a device-to-device copy), then
-# `reshardctl run --backend nccl` on the 1-rank sample and, where a pip NCCL >= 2.30
+# `reshardctl run --backend nccl` on the 1-rank sample (also in the MPI mode where
+# built with MPI) and, where a pip NCCL >= 2.30
 # (nvidia-nccl-cu13) lets two ranks share the GPU, on the 2-rank samples.
 #
 # Every stage runs under `timeout`; the whole script stays under 5 minutes
@@ -95,6 +96,16 @@ if build-gpu/reshardctl run --help >/dev/null 2>&1; then
 else
   SUMMARY+=("SKIP    run --backend nccl (this build has no 'run' subcommand yet)")
 fi
+
+# 4b. The multi-process (mpirun) mode: on one GPU only a world of one process
+#     can run it (--launcher mpi, an MPI singleton): unique id over MPI,
+#     ncclCommInitRank, ncclCommSplit, the piece exchange.
+if grep -qs RESHARDCTL_HAVE_MPI build-gpu/CMakeFiles/reshardctl.dir/flags.make; then
+  run_sample single_rank_mpi samples/single_rank.ir --seed 1 --launcher mpi
+else
+  SUMMARY+=("SKIP    multi-process mode (built without MPI)")
+fi
+SUMMARY+=("SKIP    2+ MPI processes (one GPU: NCCL 2.28 refuses two ranks on one GPU)")
 
 # 5. Two ranks on one GPU: only with NCCL >= 2.30 (NCCL_MULTI_RANK_GPU_ENABLE),
 #    which the pip package nvidia-nccl-cu13 may bring; NCCL 2.28 refuses it.

@@ -160,6 +160,12 @@ int runCli(int argc, char** argv) {
       ->check(CLI::PositiveNumber)
       ->capture_default_str();
   runCommand->add_flag("--apply", run.apply, "Run the partition pass first and run every reshard after it");
+  runCommand->add_option("--launcher", run.launcher,
+                         "With --backend nccl: auto = one process per rank when mpirun started more than one "
+                         "process; mpi = always that mode (also for one process); none = one process drives "
+                         "every GPU of the node")
+      ->check(CLI::IsMember({"auto", "mpi", "none"}))
+      ->capture_default_str();
   addPartitionFlags(*runCommand, run.pass);
   CostFlags runCosts;
   addCostModelFlags(*runCommand, run.costs, runCosts);

@@ -50,6 +50,7 @@ struct RunOptions {
   std::string input = "-";
   std::string output = "-";  // the report
   std::string backend = "cpu";  // cpu | nccl
+  std::string launcher = "auto";  // auto | mpi | none: how --backend nccl finds its processes (multi_process.h)
   uint64_t seed = 1;
   int64_t scale = 1;       // multiplies every value's largest dim
   int iterations = 1;      // > 1: a warm-up, then the mean time of the rest

@@ -40,10 +40,16 @@ class ExecutionBackend {
 // The reference executor, timed with steady_clock.
 std::unique_ptr<ExecutionBackend> makeCpuBackend();
 
+class ProcessGroup;  // process_group.h
+
 // nullptr and a message in *error when unavailable (not built with NCCL, no GPU,
 // fewer GPUs than ranks, NCCL init failed). `ranks` = every process id the plans
-// will use; each gets its own GPU (see src/gpu/nccl_backend.cpp).
-std::unique_ptr<ExecutionBackend> makeNcclBackend(const std::vector<int64_t>& ranks, std::string* error);
+// will use; each gets its own GPU (see src/gpu/nccl_backend.cpp). With
+// `processes` (a run under mpirun, one process per rank; its size must be the
+// number of ranks) this process drives only the rank of its world rank, and
+// every process must make the same calls.
+std::unique_ptr<ExecutionBackend> makeNcclBackend(const std::vector<int64_t>& ranks, std::string* error,
+                                                  ProcessGroup* processes = nullptr);
 
 // Whether this binary holds the NCCL backend at all.
 bool ncclBackendBuilt();

@@ -4,7 +4,8 @@
 
 namespace reshardctl {
 
-std::unique_ptr<ExecutionBackend> makeNcclBackend(const std::vector<int64_t>& /*ranks*/, std::string* error) {
+std::unique_ptr<ExecutionBackend> makeNcclBackend(const std::vector<int64_t>& /*ranks*/, std::string* error,
+                                                  ProcessGroup* /*processes*/) {
   if (error != nullptr)
     *error = "reshardctl was built without CUDA/NCCL (rebuild where /usr/local/cuda has nccl.h)";
   return nullptr;

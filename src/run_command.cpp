@@ -1,15 +1,24 @@
 // `reshardctl run`: read (→ partition pass with --apply) → plan every
 // dist_op.reshard → run each plan on real data on a backend (the CPU
 // reference, or GPUs through NCCL) → a PASS/FAIL row per reshard.
+//
+// Under mpirun (`--backend nccl`, multi_process.h) every process runs this
+// same code on the same input: one process per rank. Each stage that can fail
+// on some processes only ends with every process agreeing on one exit status
+// before the next collective call, so none is left waiting; process 0 alone
+// prints the table and the shared messages.
 #include <chrono>
 #include <cstdio>
+#include <cstdlib>
 #include <set>
 
 #include <fmt/format.h>
 
 #include "commands.h"
 #include "execution_backend.h"
+#include "multi_process.h"
 #include "placement.h"
+#include "process_group.h"
 #include "program_io.h"
 #include "reshard_report.h"
 #include "reshard_run.h"
@@ -19,6 +28,18 @@ namespace reshardctl {
 namespace {
 
 using Clock = std::chrono::steady_clock;
+
+// The processes running this command: one, or a ProcessGroup under mpirun.
+struct Team {
+  ProcessGroup* group = nullptr;
+
+  int rank() const { return group != nullptr ? group->rank() : 0; }
+  bool leader() const { return rank() == 0; }
+  // Every process's status for a stage, made one (a collective under MPI).
+  AgreedStatus agree(int status) const {
+    return group != nullptr ? agreeOnStatus(group->allGather(status)) : AgreedStatus{status, 0};
+  }
+};
 
 struct Row {
   const ReshardReport* report;
@@ -77,15 +98,10 @@ std::string formatTable(const std::vector<Row>& rows, std::string_view backend) 
   return out;
 }
 
-std::unique_ptr<ExecutionBackend> makeBackend(const RunOptions& options, const std::vector<Row>& rows,
-                                              std::string* error) {
-  if (options.backend == "cpu") return makeCpuBackend();
-  return makeNcclBackend(ranksOf(rows), error);
-}
-
-// Runs every row; prints progress on stderr once the run takes a while.
+// Runs every row; prints progress on stderr (process 0 only) once the run
+// takes a while.
 void runRows(std::vector<Row>& rows, ExecutionBackend& backend, const RunOptions& options,
-             const std::optional<Fault>& fault) {
+             const std::optional<Fault>& fault, const Team& team) {
   const RunSettings settings{options.seed, options.iterations};
   const Clock::time_point start = Clock::now();
   Clock::time_point lastProgress = start;
@@ -96,49 +112,113 @@ void runRows(std::vector<Row>& rows, ExecutionBackend& backend, const RunOptions
       row.outcome = runReshard(row.request, *row.plan, backend, settings, i, injected);
     }
     Clock::time_point now = Clock::now();
-    if (now - start > std::chrono::seconds(2) && now - lastProgress > std::chrono::seconds(1)) {
+    if (team.leader() && now - start > std::chrono::seconds(2) && now - lastProgress > std::chrono::seconds(1)) {
       std::fprintf(stderr, "run: %zu/%zu reshards\n", i + 1, rows.size());
       lastProgress = now;
     }
   }
 }
 
-int runLoaded(LoadedProgram& loaded, const RunOptions& options, DiagnosticEngine& diagnostics) {
-  std::optional<Fault> fault;
+// The partition pass (with --apply) and every reshard's report: what each
+// process does alone before the backend starts.
+int prepare(LoadedProgram& loaded, const RunOptions& options, DiagnosticEngine& diagnostics,
+            std::vector<ReshardReport>& reports, std::optional<Fault>& fault) {
   if (!options.fault.empty() && !(fault = parseFault(options.fault))) {
     diagnostics.error("--inject-fault takes RESHARD:STEP:offset|drop, e.g. 1:0:drop");
     return kExitUsage;
   }
-  std::vector<ReshardReport> reports;
   if (!reportLoadedReshards(*loaded.program, *loaded.source, options.apply ? &options.pass : nullptr, options.costs,
                             diagnostics, &reports))
     return kExitBadInput;
-  std::vector<Row> rows = planRows(reports, options);
+  return kExitOk;
+}
 
+std::unique_ptr<ExecutionBackend> makeBackend(const RunOptions& options, const std::vector<Row>& rows,
+                                              const Team& team, std::string* error) {
+  if (options.backend == "cpu") return makeCpuBackend();
+  return makeNcclBackend(ranksOf(rows), error, team.group);
+}
+
+// Runs the planned rows on the backend and writes the table (process 0).
+int runPlanned(std::vector<Row>& rows, const RunOptions& options, const std::optional<Fault>& fault,
+               const Team& team, DiagnosticEngine& diagnostics) {
+  if (team.group != nullptr) {
+    // Known to every process alike, so no process waits for another: checked
+    // before any collective call.
+    const std::string problem = processCountProblem(ranksOf(rows), team.group->size());
+    if (!problem.empty()) {
+      diagnostics.error(problem);
+      return kExitUsage;
+    }
+  }
   std::string error;
-  std::unique_ptr<ExecutionBackend> backend = makeBackend(options, rows, &error);
+  std::unique_ptr<ExecutionBackend> backend = makeBackend(options, rows, team, &error);
   if (!backend) {
     diagnostics.error(fmt::format("the {} backend is not available: {}", options.backend, error));
     return kExitUsage;
   }
   try {
-    runRows(rows, *backend, options, fault);
+    runRows(rows, *backend, options, fault, team);
   } catch (const BackendError& e) {
-    diagnostics.error(fmt::format("the {} backend failed: {}", backend->name(), e.what()));
+    const std::string problem = fmt::format("the {} backend failed: {}", backend->name(), e.what());
+    // The other processes may be inside a collective that waits for this one.
+    if (team.group != nullptr) team.group->abort(problem, kExitUsage);
+    diagnostics.error(problem);
     return kExitUsage;
   }
-  int status = writeTextOutput(formatTable(rows, backend->name()), options.output, diagnostics);
+  // Under MPI every process holds every piece (piece_exchange.h), so all
+  // reach the same verdicts; only the output can fail on process 0 alone.
+  const int written = team.leader() ? writeTextOutput(formatTable(rows, backend->name()), options.output, diagnostics)
+                                    : kExitOk;
+  const int status = team.agree(written).status;
   bool allPassed = std::all_of(rows.begin(), rows.end(), [](const Row& row) { return row.outcome.passed; });
   return status != kExitOk ? status : allPassed ? kExitOk : kExitBadInput;
+}
+
+// The processes of a `--backend nccl` run that mpirun started with more than
+// one process; nullptr otherwise. Sets *status when this process must stop.
+std::unique_ptr<ProcessGroup> startTeam(const RunOptions& options, int* status) {
+  if (options.backend != "nccl" || options.launcher == "none") return nullptr;
+  std::optional<MpiLaunch> launch = detectMpiLaunch([](const char* name) { return std::getenv(name); });
+  if (options.launcher == "mpi" && !launch) launch = MpiLaunch{"--launcher mpi", 1, 0};
+  if (!launch || (launch->size == 1 && options.launcher != "mpi")) return nullptr;
+  std::string error;
+  std::unique_ptr<ProcessGroup> processes = startProcessGroup(&error);
+  if (!processes) {
+    // Going on would have every process drive every GPU of its node.
+    if (launch->rank.value_or(0) == 0)
+      std::fprintf(stderr, "reshardctl: error: the multi-process mode was asked for (%s), but %s\n",
+                   launch->variable.c_str(), error.c_str());
+    *status = kExitUsage;
+  }
+  return processes;
 }
 
 }  // namespace
 
 int runRun(const RunOptions& options) {
+  int status = kExitOk;
+  // Declared first, so MPI_Finalize comes after the backend is gone.
+  std::unique_ptr<ProcessGroup> processes = startTeam(options, &status);
+  if (status != kExitOk) return status;
+  // --launcher mpi keeps a world of one in the multi-process mode: the way to
+  // try that mode's path (unique id, ncclCommInitRank, splits) on one GPU.
+  const bool multi = processes != nullptr && (processes->size() > 1 || options.launcher == "mpi");
+  const Team team{multi ? processes.get() : nullptr};
+
   DiagnosticEngine diagnostics;
   LoadedProgram loaded = loadProgram(options.input, diagnostics);
-  const int status = loaded.program ? runLoaded(loaded, options, diagnostics) : loaded.failure;
-  diagnostics.flush(stderr);
+  std::vector<ReshardReport> reports;
+  std::optional<Fault> fault;
+  status = loaded.program ? prepare(loaded, options, diagnostics, reports, fault) : loaded.failure;
+  const AgreedStatus prepared = team.agree(status);
+  if (prepared.status != kExitOk) {
+    if (team.rank() == prepared.printer) diagnostics.flush(stderr);
+    return prepared.status;
+  }
+  std::vector<Row> rows = planRows(reports, options);
+  status = runPlanned(rows, options, fault, team, diagnostics);
+  if (team.leader()) diagnostics.flush(stderr);
   return status;
 }
 

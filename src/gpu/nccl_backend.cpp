@@ -22,9 +22,22 @@
 //   BackendError, and the backend refuses further work. Host calls that can block
 //   (init, ncclGroupEnd) run under a watchdog that exits with code 2.
 // - Timing: CUDA events around the steps on each rank's stream; the slowest rank.
+//
+// Multi-process (a ProcessGroup, under mpirun): process p drives only rank
+// ids[p] on GPU `local rank`. Every process lowers each step for all ranks (the
+// same plan and boxes everywhere), runs only its rank's part, and tracks every
+// rank's box. World communicator: rank 0's ncclGetUniqueId, broadcast over MPI,
+// ncclCommInitRank. Mesh groups: one ncclCommSplit of the world per distinct
+// group list (color = the group holding this rank, key = its position), which
+// every process calls in the same order because the plans are the same; the
+// single-process ncclCommInitAll per group cannot span processes. Local
+// problems (no GPU) are agreed on before any NCCL call, so all processes give up
+// together; the destination pieces are exchanged (piece_exchange.h) so every
+// process checks the whole result, and the time is the slowest process's.
 #include <algorithm>
 #include <cstdlib>
 #include <map>
+#include <span>
 #include <thread>
 
 #include <fmt/format.h>
@@ -33,7 +46,10 @@
 #include "cuda_kernels.h"
 #include "device_buffer.h"
 #include "execution_backend.h"
+#include "multi_process.h"
 #include "nccl_setup.h"
+#include "piece_exchange.h"
+#include "process_group.h"
 #include "step_program.h"
 
 namespace reshardctl {
@@ -63,7 +79,8 @@ bool envFlag(const char* name) {
 
 class NcclBackend final : public ExecutionBackend {
  public:
-  NcclBackend() : timeout_(gpu::ncclTimeoutSeconds()), watchdog_(timeout_) {}
+  explicit NcclBackend(ProcessGroup* processes)
+      : processes_(processes), timeout_(gpu::ncclTimeoutSeconds()), watchdog_(timeout_) {}
 
   ~NcclBackend() override {
     // After an abort the streams may never drain; otherwise let them finish
@@ -81,59 +98,30 @@ class NcclBackend final : public ExecutionBackend {
     }
   }
 
-  // Returns an empty string on success, else why the backend cannot run.
+  // Returns an empty string on success, else why the backend cannot run (the
+  // same text on every process of a ProcessGroup).
   std::string init(const std::vector<int64_t>& requested) {
-    int devices = 0;
-    const cudaError_t status = cudaGetDeviceCount(&devices);
-    if (status != cudaSuccess)
-      return fmt::format("no usable GPU: {} ({} from cudaGetDeviceCount); the nccl backend needs an NVIDIA GPU "
-                         "and a driver for CUDA {}.{}",
-                         cudaGetErrorString(status), cudaGetErrorName(status), CUDART_VERSION / 1000,
-                         CUDART_VERSION % 1000 / 10);
-    if (devices == 0) return "no usable GPU: CUDA sees no device";
-    std::vector<int64_t> ids = requested;
-    std::sort(ids.begin(), ids.end());
-    ids.erase(std::unique(ids.begin(), ids.end()), ids.end());
-    if (ids.empty()) return "the nccl backend needs at least one rank";
-    const bool shared = envFlag("RESHARDCTL_ALLOW_SHARED_GPU");
-    if (std::ssize(ids) > devices) {
-      if (!shared)
-        return fmt::format("{} ranks need {} GPUs, but {} GPU(s) are visible: NCCL refuses two ranks on one GPU "
-                           "(RESHARDCTL_ALLOW_SHARED_GPU=1 shares GPUs where NCCL >= 2.30 is loaded)",
-                           ids.size(), ids.size(), devices);
-      const int version = gpu::ncclRuntimeVersion();
-      if (version < 23000)
-        return fmt::format("{} ranks on {} GPU(s): RESHARDCTL_ALLOW_SHARED_GPU=1 needs NCCL >= 2.30 "
-                           "(NCCL_MULTI_RANK_GPU_ENABLE), but this process loaded NCCL {}",
-                           ids.size(), devices, gpu::ncclVersionText(version));
-      setenv("NCCL_MULTI_RANK_GPU_ENABLE", "1", 0);  // read by NCCL at its first init, which is below
-    }
+    ids_ = requested;
+    std::sort(ids_.begin(), ids_.end());
+    ids_.erase(std::unique(ids_.begin(), ids_.end()), ids_.end());
+    std::string problem = ids_.empty() ? "the nccl backend needs at least one rank" : devicesProblem();
+    // Before any NCCL call: a process that gave up alone would leave the others
+    // waiting in ncclCommInitRank.
+    if (processes_ != nullptr) problem = firstProblem(processes_->allGather(problem));
+    if (!problem.empty()) return problem;
     try {
-      std::vector<int> deviceList;
-      for (size_t i = 0; i < ids.size(); ++i) {
-        RankState rank;
-        rank.id = ids[i];
-        rank.device = static_cast<int>(i % static_cast<size_t>(devices));
-        RESHARDCTL_CUDA(cudaSetDevice(rank.device));
-        RESHARDCTL_CUDA(cudaStreamCreateWithFlags(&rank.stream, cudaStreamNonBlocking));
-        RESHARDCTL_CUDA(cudaEventCreate(&rank.start));
-        RESHARDCTL_CUDA(cudaEventCreate(&rank.stop));
-        // Keep freed pool memory: --iters then reuses it instead of paying the
-        // driver again inside the timed steps.
-        cudaMemPool_t pool = nullptr;
-        RESHARDCTL_CUDA(cudaDeviceGetDefaultMemPool(&pool, rank.device));
-        uint64_t keepAll = UINT64_MAX;
-        RESHARDCTL_CUDA(cudaMemPoolSetAttribute(pool, cudaMemPoolAttrReleaseThreshold, &keepAll));
-        index_[rank.id] = ranks_.size();
-        ranks_.push_back(rank);
-        deviceList.push_back(rank.device);
+      if (processes_ == nullptr) {
+        startNode();
+      } else {
+        startProcess();
       }
-      world_ = createComms(deviceList, "ncclCommInitAll (world)");
     } catch (const BackendError& error) {
-      return fmt::format("cannot start NCCL on {} GPU(s) (NCCL {}): {}", ranks_.size(),
-                         gpu::ncclVersionText(gpu::ncclRuntimeVersion()), error.what());
+      problem = fmt::format("cannot start NCCL on {} GPU(s) (NCCL {}): {}", ranks_.size(),
+                            gpu::ncclVersionText(gpu::ncclRuntimeVersion()), error.what());
+      // The others may be inside ncclCommInitRank, waiting for this process.
+      if (processes_ != nullptr) processes_->abort(problem, 2);
     }
-    return {};
+    return problem;
   }
 
   std::string_view name() const override { return "nccl"; }
@@ -149,17 +137,21 @@ class NcclBackend final : public ExecutionBackend {
     prepareComms(plan);
 
     std::map<int64_t, Held> held = upload(tensor);
+    std::map<int64_t, Box> boxes;  // every rank's, also those of other processes
+    for (const auto& [id, piece] : tensor.pieces) boxes[id] = piece.box;
     for (const RankState& rank : ranks_) {
       RESHARDCTL_CUDA(cudaSetDevice(rank.device));
       RESHARDCTL_CUDA(cudaEventRecord(rank.start, rank.stream));
     }
     ExecutionStats stats;
     for (const Step& step : plan.steps) {
-      std::map<int64_t, Box> boxes;
-      for (const auto& [id, piece] : held) boxes[id] = piece.box;
       const StepProgram program = lowerStep(step, tensor.shape, tensor.dtype, boxes, elemBytes_);
       stats.bytesMoved += program.communicationBytes(elemBytes_);
       runStep(program, held);
+      for (const RankProgram& rp : program.ranks) {
+        if (rp.keeps) boxes[rp.id] = rp.after;
+        else boxes.erase(rp.id);
+      }
     }
     for (const RankState& rank : ranks_) {
       RESHARDCTL_CUDA(cudaSetDevice(rank.device));
@@ -172,16 +164,97 @@ class NcclBackend final : public ExecutionBackend {
       stats.seconds = std::max(stats.seconds, static_cast<double>(ms) / 1e3);
     }
     download(held, tensor);
+    if (processes_ != nullptr) {
+      stats.seconds = processes_->max(stats.seconds);
+      exchangePieces(boxes, tensor);
+    }
     tensor.layout = plan.dst;
     return stats;
   }
 
  private:
+  // Why this process's GPUs cannot hold its ranks, or an empty string.
+  std::string devicesProblem() {
+    int devices = 0;
+    const cudaError_t status = cudaGetDeviceCount(&devices);
+    if (status != cudaSuccess)
+      return fmt::format("no usable GPU: {} ({} from cudaGetDeviceCount); the nccl backend needs an NVIDIA GPU "
+                         "and a driver for CUDA {}.{}",
+                         cudaGetErrorString(status), cudaGetErrorName(status), CUDART_VERSION / 1000,
+                         CUDART_VERSION % 1000 / 10);
+    if (devices == 0) return "no usable GPU: CUDA sees no device";
+    devices_ = devices;
+    // Ranks that need a GPU of this node: all of them, or those of processes
+    // started before this one on the node (the local rank) and this one.
+    const int64_t needed = processes_ == nullptr ? std::ssize(ids_) : processes_->localRank() + 1;
+    if (needed <= devices) return {};
+    const std::string who =
+        processes_ == nullptr ? fmt::format("{} ranks", needed) : fmt::format("{} processes on this node", needed);
+    if (!envFlag("RESHARDCTL_ALLOW_SHARED_GPU"))
+      return fmt::format("{} need {} GPUs, but {} GPU(s) are visible: NCCL refuses two ranks on one GPU "
+                         "(RESHARDCTL_ALLOW_SHARED_GPU=1 shares GPUs where NCCL >= 2.30 is loaded)",
+                         who, needed, devices);
+    const int version = gpu::ncclRuntimeVersion();
+    if (version < 23000)
+      return fmt::format("{} on {} GPU(s): RESHARDCTL_ALLOW_SHARED_GPU=1 needs NCCL >= 2.30 "
+                         "(NCCL_MULTI_RANK_GPU_ENABLE), but this process loaded NCCL {}",
+                         who, devices, gpu::ncclVersionText(version));
+    setenv("NCCL_MULTI_RANK_GPU_ENABLE", "1", 0);  // read by NCCL at its first init, which follows
+    return {};
+  }
+
+  void addRank(int64_t id, int device) {
+    RankState rank;
+    rank.id = id;
+    rank.device = device;
+    index_[rank.id] = ranks_.size();
+    ranks_.push_back(rank);  // before the calls that can throw: the destructor frees what they made
+    RankState& mine = ranks_.back();
+    RESHARDCTL_CUDA(cudaSetDevice(mine.device));
+    RESHARDCTL_CUDA(cudaStreamCreateWithFlags(&mine.stream, cudaStreamNonBlocking));
+    RESHARDCTL_CUDA(cudaEventCreate(&mine.start));
+    RESHARDCTL_CUDA(cudaEventCreate(&mine.stop));
+    // Keep freed pool memory: --iters then reuses it instead of paying the
+    // driver again inside the timed steps.
+    cudaMemPool_t pool = nullptr;
+    RESHARDCTL_CUDA(cudaDeviceGetDefaultMemPool(&pool, mine.device));
+    uint64_t keepAll = UINT64_MAX;
+    RESHARDCTL_CUDA(cudaMemPoolSetAttribute(pool, cudaMemPoolAttrReleaseThreshold, &keepAll));
+  }
+
+  // One process, every rank: rank i on GPU i (i % count when shared).
+  void startNode() {
+    std::vector<int> deviceList;
+    for (size_t i = 0; i < ids_.size(); ++i) {
+      addRank(ids_[i], static_cast<int>(i % static_cast<size_t>(devices_)));
+      deviceList.push_back(ranks_.back().device);
+    }
+    world_ = createComms(deviceList, "ncclCommInitAll (world)");
+  }
+
+  // One rank per process: world rank p drives ids_[p] on its node-local GPU.
+  void startProcess() {
+    if (processes_->size() != std::ssize(ids_))
+      throw BackendError(processCountProblem(ids_, processes_->size()));
+    addRank(rankOfProcess(ids_, processes_->rank()), processes_->localRank() % devices_);
+    ncclUniqueId id{};
+    if (processes_->rank() == 0) RESHARDCTL_NCCL(ncclGetUniqueId(&id));
+    processes_->broadcast(std::as_writable_bytes(std::span(&id, 1)), 0);
+    ncclComm_t comm = nullptr;
+    gpu::Armed guard(watchdog_, "ncclCommInitRank (world)");
+    RESHARDCTL_NCCL(ncclCommInitRank(&comm, processes_->size(), id, processes_->rank()));
+    world_ = {comm};
+  }
+
+  bool drives(int64_t id) const { return index_.contains(id); }
+
   template <typename Visit>
   void forEachComm(Visit visit) {
     for (ncclComm_t comm : world_) visit(comm);
     for (auto& [group, comms] : groups_)
       for (ncclComm_t comm : comms) visit(comm);
+    for (auto& [groups, comm] : splits_)
+      if (comm != nullptr) visit(comm);
   }
 
   const RankState& rankOf(int64_t id) const {
@@ -212,6 +285,10 @@ class NcclBackend final : public ExecutionBackend {
   void prepareComms(const Plan& plan) {
     for (const Step& step : plan.steps) {
       if (step.kind == StepKind::SendRecv || step.kind == StepKind::Slice || step.kind == StepKind::PartialInit) continue;
+      if (processes_ != nullptr) {
+        splitWorld(step.groups);
+        continue;
+      }
       for (const std::vector<int64_t>& group : step.groups) {
         if (groups_.contains(group)) continue;
         std::vector<int> deviceList;
@@ -221,10 +298,38 @@ class NcclBackend final : public ExecutionBackend {
     }
   }
 
+  // This process's communicator for whichever of `groups` holds its rank (none
+  // when no group does): one ncclCommSplit, which every process calls.
+  void splitWorld(const std::vector<std::vector<int64_t>>& groups) {
+    if (splits_.contains(groups)) return;
+    const int64_t mine = ranks_.front().id;
+    int color = NCCL_SPLIT_NOCOLOR;
+    int key = 0;
+    for (size_t index = 0; index < groups.size(); ++index) {
+      auto at = std::find(groups[index].begin(), groups[index].end(), mine);
+      if (at == groups[index].end()) continue;
+      color = static_cast<int>(index);
+      key = static_cast<int>(at - groups[index].begin());
+    }
+    ncclComm_t comm = nullptr;
+    RESHARDCTL_CUDA(cudaSetDevice(ranks_.front().device));
+    gpu::Armed guard(watchdog_, "ncclCommSplit (mesh group)");
+    RESHARDCTL_NCCL(ncclCommSplit(world_.front(), color, key, &comm, nullptr));
+    splits_[groups] = comm;
+  }
+
+  ncclComm_t groupComm(const StepProgram& program, const CommOp& op, int64_t id) const {
+    if (processes_ != nullptr) return splits_.at(program.groups);
+    const std::vector<int64_t>& group = program.groups.at(op.group);
+    const auto member = static_cast<size_t>(std::find(group.begin(), group.end(), id) - group.begin());
+    return groups_.at(group).at(member);
+  }
+
   std::map<int64_t, Held> upload(const DistTensor& tensor) {
     std::map<int64_t, Held> held;
     std::vector<std::vector<std::byte>> staging;  // alive until the copies are done
     for (const auto& [id, piece] : tensor.pieces) {
+      if (!drives(id)) continue;  // another process's rank
       const RankState& rank = rankOf(id);
       const size_t bytes = piece.values.size() * static_cast<size_t>(elemBytes_);
       Held& mine = held[id];
@@ -259,6 +364,14 @@ class NcclBackend final : public ExecutionBackend {
       pieces[id] = std::move(piece);
     }
     tensor.pieces = std::move(pieces);
+  }
+
+  // Every rank's destination piece on every process, from each process's own.
+  void exchangePieces(const std::map<int64_t, Box>& boxes, DistTensor& tensor) {
+    std::vector<double> mine;
+    if (auto own = tensor.pieces.find(ranks_.front().id); own != tensor.pieces.end()) mine = own->second.values;
+    const std::vector<double> all = processes_->allGatherValues(mine, exchangeCounts(ids_, boxes));
+    tensor.pieces = assemblePieces(ids_, boxes, all);
   }
 
   struct Slots {
@@ -305,16 +418,14 @@ class NcclBackend final : public ExecutionBackend {
     std::byte* recv = slotPointer(op.recv, rp.id, held, slots) + op.recvOffset * elemBytes_;
     const auto count = static_cast<size_t>(op.count);
     if (op.kind == CommKind::Send) {
-      RESHARDCTL_NCCL(ncclSend(send, count, dtype, worldRank(op.peer), world_[index_.at(rp.id)], rank.stream));
+      RESHARDCTL_NCCL(ncclSend(send, count, dtype, worldRank(op.peer), worldComm(rp.id), rank.stream));
       return;
     }
     if (op.kind == CommKind::Recv) {
-      RESHARDCTL_NCCL(ncclRecv(recv, count, dtype, worldRank(op.peer), world_[index_.at(rp.id)], rank.stream));
+      RESHARDCTL_NCCL(ncclRecv(recv, count, dtype, worldRank(op.peer), worldComm(rp.id), rank.stream));
       return;
     }
-    const std::vector<int64_t>& group = program.groups.at(op.group);
-    const auto member = static_cast<size_t>(std::find(group.begin(), group.end(), rp.id) - group.begin());
-    ncclComm_t comm = groups_.at(group).at(member);
+    ncclComm_t comm = groupComm(program, op, rp.id);
     const ncclRedOp_t reduce = gpu::ncclOpOf(program.reduce.op);
     switch (op.kind) {
       case CommKind::AllReduce: RESHARDCTL_NCCL(ncclAllReduce(send, recv, count, dtype, reduce, comm, rank.stream)); return;
@@ -328,7 +439,7 @@ class NcclBackend final : public ExecutionBackend {
 #else
         // Before 2.28 all-to-all is the documented send/recv pattern in a group.
         const size_t block = count * static_cast<size_t>(elemBytes_);
-        for (size_t peer = 0; peer < group.size(); ++peer) {
+        for (size_t peer = 0; peer < program.groups.at(op.group).size(); ++peer) {
           RESHARDCTL_NCCL(ncclSend(send + peer * block, count, dtype, static_cast<int>(peer), comm, rank.stream));
           RESHARDCTL_NCCL(ncclRecv(recv + peer * block, count, dtype, static_cast<int>(peer), comm, rank.stream));
         }
@@ -340,16 +451,29 @@ class NcclBackend final : public ExecutionBackend {
     }
   }
 
+  // A process id's rank in the world communicator: its place among all ranks.
   int worldRank(int64_t id) const {
-    auto found = index_.find(id);
-    if (found == index_.end())
+    auto found = std::lower_bound(ids_.begin(), ids_.end(), id);
+    if (found == ids_.end() || *found != id)
       throw BackendError(fmt::format("process {} is not among the ranks the nccl backend was started with", id));
-    return static_cast<int>(found->second);
+    return static_cast<int>(found - ids_.begin());
+  }
+
+  ncclComm_t worldComm(int64_t id) const { return world_[index_.at(id)]; }
+
+  // The parts of `program` this process runs: every rank's, or its one rank's.
+  std::vector<const RankProgram*> drivenPrograms(const StepProgram& program) const {
+    std::vector<const RankProgram*> driven;
+    for (const RankProgram& rp : program.ranks)
+      if (drives(rp.id)) driven.push_back(&rp);
+    return driven;
   }
 
   void runStep(const StepProgram& program, std::map<int64_t, Held>& held) {
+    const std::vector<const RankProgram*> driven = drivenPrograms(program);
     std::map<int64_t, Slots> slots;
-    for (const RankProgram& rp : program.ranks) {
+    for (const RankProgram* rpp : driven) {
+      const RankProgram& rp = *rpp;
       const RankState& rank = rankOf(rp.id);
       Slots& mine = slots[rp.id];
       const auto bytes = [&](int64_t elements) { return static_cast<size_t>(elements * elemBytes_); };
@@ -360,12 +484,12 @@ class NcclBackend final : public ExecutionBackend {
       for (const LocalOp& op : rp.pre) runLocal(op, rank, held, mine);
     }
     const bool communicates =
-        std::any_of(program.ranks.begin(), program.ranks.end(), [](const RankProgram& rp) { return !rp.comm.empty(); });
+        std::any_of(driven.begin(), driven.end(), [](const RankProgram* rp) { return !rp->comm.empty(); });
     if (communicates) {
       RESHARDCTL_NCCL(ncclGroupStart());
       try {
-        for (const RankProgram& rp : program.ranks)
-          for (const CommOp& op : rp.comm) enqueueComm(program, rp, op, held, slots[rp.id]);
+        for (const RankProgram* rp : driven)
+          for (const CommOp& op : rp->comm) enqueueComm(program, *rp, op, held, slots[rp->id]);
       } catch (...) {
         static_cast<void>(ncclGroupEnd());  // leave NCCL's group depth as it was
         throw;
@@ -373,12 +497,13 @@ class NcclBackend final : public ExecutionBackend {
       gpu::Armed guard(watchdog_, "ncclGroupEnd");
       RESHARDCTL_NCCL(ncclGroupEnd());
     }
-    for (const RankProgram& rp : program.ranks) {
-      const RankState& rank = rankOf(rp.id);
+    for (const RankProgram* rp : driven) {
+      const RankState& rank = rankOf(rp->id);
       RESHARDCTL_CUDA(cudaSetDevice(rank.device));
-      for (const LocalOp& op : rp.post) runLocal(op, rank, held, slots[rp.id]);
+      for (const LocalOp& op : rp->post) runLocal(op, rank, held, slots[rp->id]);
     }
-    for (const RankProgram& rp : program.ranks) {
+    for (const RankProgram* rpp : driven) {
+      const RankProgram& rp = *rpp;
       if (!rp.keeps) {
         held.erase(rp.id);
         continue;
@@ -430,17 +555,24 @@ class NcclBackend final : public ExecutionBackend {
     forEachComm([](ncclComm_t comm) { static_cast<void>(ncclCommAbort(comm)); });
     world_.clear();
     groups_.clear();
+    splits_.clear();
     broken_ = true;
     brokenReason_ = reason;
     throw BackendError(reason + "; communicators aborted");
   }
 
+  ProcessGroup* processes_;  // nullptr: this process drives every rank
   double timeout_;
   gpu::Watchdog watchdog_;
+  std::vector<int64_t> ids_;  // every rank, sorted: the world communicator's order
+  int devices_ = 0;
   std::vector<RankState> ranks_;
   std::map<int64_t, size_t> index_;
   std::vector<ncclComm_t> world_;
   std::map<std::vector<int64_t>, std::vector<ncclComm_t>> groups_;
+  // Multi-process: this process's communicator per step group list (nullptr
+  // where none of the groups holds its rank).
+  std::map<std::vector<std::vector<int64_t>>, ncclComm_t> splits_;
   bool broken_ = false;
   std::string brokenReason_;
   DeviceType type_ = DeviceType::F32;
@@ -450,8 +582,9 @@ class NcclBackend final : public ExecutionBackend {
 
 }  // namespace
 
-std::unique_ptr<ExecutionBackend> makeNcclBackend(const std::vector<int64_t>& ranks, std::string* error) {
-  auto backend = std::make_unique<NcclBackend>();
+std::unique_ptr<ExecutionBackend> makeNcclBackend(const std::vector<int64_t>& ranks, std::string* error,
+                                                  ProcessGroup* processes) {
+  auto backend = std::make_unique<NcclBackend>(processes);
   std::string problem = backend->init(ranks);
   if (!problem.empty()) {
     if (error != nullptr) *error = std::move(problem);

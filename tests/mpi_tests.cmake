@@ -1,0 +1,46 @@
+# Multi-process `run --backend nccl` under mpirun (registered only when CMake
+# built the MPI mode, cmake/mpi.cmake). What runs without a GPU: the process
+# count check, and every process agreeing that there is no GPU. Each must end
+# quickly with exit 2 and one message from process 0, never hang.
+set(MPI_CASE ${CMAKE_SOURCE_DIR}/tests/mpi_case.sh)
+set(MPIRUN ${MPIEXEC_EXECUTABLE} ${MPIEXEC_PREFLAGS})
+# Open MPI's settings as environment variables, which other MPIs ignore:
+# containers run tests as root, and more processes than cores is fine here.
+set(MPI_TEST_ENV OMPI_ALLOW_RUN_AS_ROOT=1 OMPI_ALLOW_RUN_AS_ROOT_CONFIRM=1 OMPI_MCA_rmaps_base_oversubscribe=1)
+set(RUN_SEED $<TARGET_FILE:reshardctl> run --backend nccl --apply samples/seed_mlp_before.ir)
+
+# seed_mlp_before uses process ids 0 and 1.
+add_test(NAME mpi.wrong-process-count
+         COMMAND ${MPI_CASE} 2 "^reshardctl: error: the plans use 2 rank\\(s\\).*but 3 MPI process\\(es\\)" 60
+                 ${MPIRUN} ${MPIEXEC_NUMPROC_FLAG} 3 ${RUN_SEED}
+         WORKING_DIRECTORY ${CMAKE_SOURCE_DIR})
+add_test(NAME mpi.no-gpu
+         COMMAND ${MPI_CASE} 2 "^reshardctl: error: the nccl backend is not available: no usable GPU" 60 --skip-with-gpu
+                 ${MPIRUN} ${MPIEXEC_NUMPROC_FLAG} 2 ${RUN_SEED}
+         WORKING_DIRECTORY ${CMAKE_SOURCE_DIR})
+# Bad input on every process: one report, exit 1, before MPI is asked for more.
+add_test(NAME mpi.bad-input
+         COMMAND ${MPI_CASE} 1 "error: " 60
+                 ${MPIRUN} ${MPIEXEC_NUMPROC_FLAG} 2 $<TARGET_FILE:reshardctl> run --backend nccl
+                 tests/golden/errors/bad-truncated.ir
+         WORKING_DIRECTORY ${CMAKE_SOURCE_DIR})
+set_tests_properties(mpi.wrong-process-count mpi.no-gpu mpi.bad-input PROPERTIES TIMEOUT 90 SKIP_RETURN_CODE 77
+                     ENVIRONMENT "${MPI_TEST_ENV}")
+# --launcher mpi without mpirun: MPI as a singleton, the multi-process path on
+# one process (what scripts/gpu-check.sh runs on one GPU).
+add_test(NAME mpi.singleton-no-gpu
+         COMMAND ${MPI_CASE} 2 "^reshardctl: error: the nccl backend is not available: no usable GPU" 60 --skip-with-gpu
+                 $<TARGET_FILE:reshardctl> run --backend nccl --launcher mpi --apply samples/single_rank.ir
+         WORKING_DIRECTORY ${CMAKE_SOURCE_DIR})
+set_tests_properties(mpi.singleton-no-gpu PROPERTIES TIMEOUT 90 SKIP_RETURN_CODE 77 ENVIRONMENT "${MPI_TEST_ENV}")
+
+# The MPI ProcessGroup itself on three processes: its collectives, the piece
+# exchange end to end, and abort ending processes that wait in a collective.
+add_executable(mpi_world_check ${CMAKE_SOURCE_DIR}/tests/mpi_world_check.cpp)
+target_link_libraries(mpi_world_check PRIVATE reshardctl_lib)
+add_test(NAME mpi.process-group
+         COMMAND ${MPI_CASE} 0 "^mpi_world_check: ok$" 60 ${MPIRUN} ${MPIEXEC_NUMPROC_FLAG} 3 $<TARGET_FILE:mpi_world_check>)
+add_test(NAME mpi.abort-ends-all
+         COMMAND ${MPI_CASE} 3 "^reshardctl: error: process 1: abort test" 60
+                 ${MPIRUN} ${MPIEXEC_NUMPROC_FLAG} 3 $<TARGET_FILE:mpi_world_check> abort)
+set_tests_properties(mpi.process-group mpi.abort-ends-all PROPERTIES TIMEOUT 90 ENVIRONMENT "${MPI_TEST_ENV}")
