@@ -132,6 +132,17 @@ class Lowering {
     }
   }
 
+  // One collective call of `program` on group `comm`.
+  static void addComm(RankProgram& program, CommKind kind, Slot send, Slot recv, int64_t count, size_t comm) {
+    CommOp op;
+    op.kind = kind;
+    op.send = send;
+    op.recv = recv;
+    op.count = count;
+    op.group = comm;
+    program.comm.push_back(op);
+  }
+
   static void addElementwise(std::vector<LocalOp>& ops, LocalOp::Kind kind, Slot slot, int64_t count,
                              double value = 0, int64_t divisor = 1) {
     if (count <= 0) return;
@@ -187,12 +198,7 @@ class Lowering {
       RankProgram& program = rank(id);
       if (reduce.logicalFirst) addElementwise(program.pre, LocalOp::Kind::Logical, Slot::Cur, count);
       if (count > 0) {
-        CommOp op;
-        op.kind = CommKind::AllReduce;
-        op.send = op.recv = Slot::Cur;  // in place
-        op.count = count;
-        op.group = comm;
-        program.comm.push_back(op);
+        addComm(program, CommKind::AllReduce, Slot::Cur, Slot::Cur, count, comm);  // in place
       }
       if (reduce.divideBy > 0) addElementwise(program.post, LocalOp::Kind::Divide, Slot::Cur, count, 0, reduce.divideBy);
       keepPart(program, box, targetBox(id), Slot::Cur);
@@ -228,13 +234,7 @@ class Lowering {
         addCopies(program.pre, Slot::Send, Slot::Cur, pack);
       }
       if (block > 0) {
-        CommOp op;
-        op.kind = CommKind::ReduceScatter;
-        op.send = send;
-        op.recv = Slot::Recv;
-        op.count = block;
-        op.group = comm;
-        program.comm.push_back(op);
+        addComm(program, CommKind::ReduceScatter, send, Slot::Recv, block, comm);
         program.recvElems = block;
       }
       if (reduce.divideBy > 0) addElementwise(program.post, LocalOp::Kind::Divide, Slot::Recv, block, 0, reduce.divideBy);
@@ -283,13 +283,7 @@ class Lowering {
         addCopies(program.pre, Slot::Send, Slot::Cur, pack);
       }
       if (block > 0) {
-        CommOp op;
-        op.kind = CommKind::AllGather;
-        op.send = send;
-        op.recv = Slot::Recv;
-        op.count = block;
-        op.group = comm;
-        program.comm.push_back(op);
+        addComm(program, CommKind::AllGather, send, Slot::Recv, block, comm);
         program.recvElems = n * block;
       }
       const Box target = targetBox(group[i]);
@@ -332,13 +326,7 @@ class Lowering {
         addCopies(program.pre, Slot::Send, Slot::Cur, pack);
       }
       if (block > 0) {
-        CommOp op;
-        op.kind = CommKind::AllToAll;
-        op.send = send;
-        op.recv = Slot::Recv;
-        op.count = block;
-        op.group = comm;
-        program.comm.push_back(op);
+        addComm(program, CommKind::AllToAll, send, Slot::Recv, block, comm);
         program.recvElems = static_cast<int64_t>(n) * block;
       }
       std::vector<BoxCopy> copies;

@@ -11,12 +11,7 @@ set -u
 tool=$1 mode=$2 input=$3 expected=${4:-}
 work=$(mktemp -d) && trap 'rm -rf "$work"' EXIT
 
-fail() { echo "FAIL: $*"; exit 1; }
-same() {  # same EXPECTED ACTUAL WHAT
-  cmp -s "$1" "$2" && return 0
-  diff -u "$1" "$2" | head -40
-  fail "$3 differs from $1"
-}
+source "$(dirname "$0")/golden_lib.sh"
 
 case $mode in
   pass)
