@@ -121,6 +121,11 @@ struct quoted_op_name : seq< one< '"' >, plus< not_one< '"', '\n', '\r' > >, one
 // The March-April 2024 printer wrote `= pd_op.if (` without quotes.
 struct legacy_if_name : string< 'p', 'd', '_', 'o', 'p', '.', 'i', 'f' > {};
 struct op_name : sor< quoted_op_name, legacy_if_name > {};
+// ` [id:963]` after the name: printed under FLAGS_pir_debug / FLAGS_print_ir.
+struct op_id_number : plus< digit > {};
+struct op_id_close : one< ']' > {};
+struct op_id : if_must< string< '[', 'i', 'd', ':' >, op_id_number, op_id_close > {};
+struct optional_op_id : opt< blanks, op_id > {};
 
 struct operand : sor< null_value, value_name > {};
 struct operands_open : one< '(' > {};
@@ -157,7 +162,7 @@ struct op_signature : sor< if_tail, signature_tail > {};
 struct standard_tail : if_must< operand_list, ws, attr_dict, ws, op_signature > {};
 struct op_tail : sor< while_tail, standard_tail > {};
 struct op : if_must< op_begin, ws, result_defs, ws, results_close, ws, op_equals, ws, op_name,
-                     ws, op_tail > {};
+                     optional_op_id, ws, op_tail > {};
 
 struct program_open : one< '{' > {};
 struct program_close : one< '}' > {};

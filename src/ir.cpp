@@ -1,5 +1,6 @@
 #include "ir.h"
 
+#include <algorithm>
 #include <cassert>
 #include <unordered_map>
 
@@ -93,6 +94,11 @@ Operation* Program::createOp(const OpSpec& spec) {
   op->location_ = spec.location;
   op->distAttrLocation_ = spec.distAttrLocation;
   op->regionSyntax_ = spec.regionSyntax;
+  if (spec.debugId) {
+    op->debugId_ = *spec.debugId;
+    usesDebugIds_ = true;
+    maxDebugId_ = std::max(maxDebugId_, *spec.debugId);
+  }
   op->numOperands_ = static_cast<uint32_t>(spec.operands.size());
   op->operands_ = arena_.makeArray<Operand>(spec.operands.size());
   for (size_t i = 0; i < spec.operands.size(); ++i) {

@@ -11,6 +11,7 @@
 #include <cstddef>
 #include <cstdint>
 #include <memory>
+#include <optional>
 #include <string>
 #include <string_view>
 #include <vector>
@@ -100,6 +101,11 @@ class Operation {
   // Where op_dist_attr's value starts in the source, for diagnostics.
   uint32_t distAttrLocation() const { return distAttrLocation_; }
 
+  // The ` [id:N]` a debug print shows after the name, if the dump has it.
+  std::optional<uint32_t> debugId() const {
+    return debugId_ == kNoDebugId ? std::nullopt : std::optional<uint32_t>(debugId_);
+  }
+
  private:
   friend class Block;
   friend class Program;
@@ -117,6 +123,8 @@ class Operation {
   uint32_t numResults_ = 0;
   uint32_t location_ = 0;
   uint32_t distAttrLocation_ = 0;
+  static constexpr uint32_t kNoDebugId = UINT32_MAX;
+  uint32_t debugId_ = kNoDebugId;
   RegionSyntax regionSyntax_ = RegionSyntax::None;
 };
 
@@ -169,6 +177,7 @@ struct OpSpec {
   uint32_t distAttrLocation = 0;
   RegionSyntax regionSyntax = RegionSyntax::None;
   size_t numRegions = 0;
+  std::optional<uint32_t> debugId;
 };
 
 // The type of a while result or block argument before its first use: the
@@ -209,6 +218,11 @@ class Program {
 
   uint32_t valueCount() const { return nextValueId_; }
 
+  // Debug dumps print ` [id:N]` on every op; ops a pass creates in such a
+  // program get fresh ids above the largest read.
+  bool usesDebugIds() const { return usesDebugIds_; }
+  uint32_t newDebugId() { return ++maxDebugId_; }
+
  private:
   Arena arena_;
   StringPool strings_;
@@ -219,6 +233,8 @@ class Program {
   std::vector<std::unique_ptr<TensorDistAttr>> tensorDistAttrs_;
   Block* body_ = nullptr;
   uint32_t nextValueId_ = 0;
+  bool usesDebugIds_ = false;
+  uint32_t maxDebugId_ = 0;
   DistWriteStyle style_;
 };
 

@@ -34,6 +34,9 @@ template<> inline constexpr auto error_message< g::operand_types > = "expected o
 template<> inline constexpr auto error_message< g::result_types > = "expected result types";
 template<> inline constexpr auto error_message< g::generic_regions > = "expected regions";
 template<> inline constexpr auto error_message< g::optional_else > = "expected 'else'";
+template<> inline constexpr auto error_message< g::optional_op_id > = "expected an op id";
+template<> inline constexpr auto error_message< g::op_id_number > = "expected the op id's number in [id:N]";
+template<> inline constexpr auto error_message< g::op_id_close > = "expected ']' closing [id:N]";
 
 template<> inline constexpr auto error_message< g::program_block > = "expected '{' starting the program";
 template<> inline constexpr auto error_message< g::program_end > = "expected end of input after the program's closing '}'";

@@ -65,6 +65,7 @@ struct PendingOp {
   Span operandTypesOpen, resultTypesStart;
   bool hasSignature = false;
   RegionSyntax syntax = RegionSyntax::None;
+  std::optional<uint32_t> debugId;
   Operation* created = nullptr;
 
   void reset(size_t at) {
@@ -81,6 +82,7 @@ struct PendingOp {
     distSpan = {};
     hasSignature = false;
     syntax = RegionSyntax::None;
+    debugId.reset();
     created = nullptr;
   }
 };
@@ -328,6 +330,7 @@ Operation* createPendingOp(ParseState& st) {
   spec.location = static_cast<uint32_t>(op.location);
   spec.distAttrLocation = static_cast<uint32_t>(op.distSpan.offset);
   spec.regionSyntax = op.syntax;
+  spec.debugId = op.debugId;
   for (const OperandRef& operand : op.operands) spec.operands.push_back(operand.value);
   for (size_t i = 0; i < op.resultNames.size(); ++i)
     spec.resultTypes.push_back(i < op.resultTypes.size() ? op.resultTypes[i].type : pendingType());
@@ -461,6 +464,28 @@ struct action<g::legacy_if_name> {
     st.op().name = in.string_view();
     st.op().legacyName = true;
     st.op().nameSpan = spanOf(st, in);
+  }
+};
+
+template <>
+struct action<g::op_id_number> {
+  template <typename Input>
+  static void apply(const Input& in, ParseState& st) {
+    uint32_t id = 0;
+    std::string_view digits = in.string_view();
+    auto [end, ec] = std::from_chars(digits.data(), digits.data() + digits.size(), id);
+    if (ec != std::errc() || id == UINT32_MAX)
+      throw InputError{st.at(in.begin()), in.size(), "op id out of range"};
+    (void)end;
+    st.op().debugId = id;
+  }
+};
+
+template <>
+struct action<g::op_id> {  // the while header's spacing is judged after the id
+  template <typename Input>
+  static void apply(const Input& in, ParseState& st) {
+    st.op().nameSpan.length = st.at(in.end()) - st.op().nameSpan.offset;
   }
 };
 

@@ -79,6 +79,18 @@ class Printer {
 
   void type(const Type* t) { out_ += t ? t->text : kNullType; }
 
+  // `"name"` and, in debug dumps, ` [id:N]` (IrPrinter's PrintOpName, PrintOpId).
+  void quotedName(const Operation& op) {
+    out_ += '"';
+    out_ += op.name();
+    out_ += '"';
+    if (std::optional<uint32_t> id = op.debugId()) {
+      out_ += " [id:";
+      number(*id);
+      out_ += ']';
+    }
+  }
+
   template <typename Items, typename Fn>
   void interleave(const Items& items, Fn&& fn) {
     bool first = true;
@@ -119,9 +131,9 @@ class Printer {
   // `(%r) = "name" (%a, %b) {attrs} : (Ta, Tb) -> Tr`
   void genericLine(const Operation& op) {
     results(op);
-    out_ += " = \"";
-    out_ += op.name();
-    out_ += "\" (";
+    out_ += " = ";
+    quotedName(op);
+    out_ += " (";
     operands(op);
     out_ += ") ";
     out_ += op.attributes();
@@ -140,9 +152,9 @@ class Printer {
   void ifOp(const Operation& op, size_t width) {
     bool legacy = op.regionSyntax() == RegionSyntax::LegacyIf;
     results(op);
-    out_ += legacy ? " = " : " = \"";
-    out_ += op.name();
-    out_ += legacy ? " (" : "\" (";
+    out_ += " = ";
+    if (legacy) out_ += op.name(); else quotedName(op);
+    out_ += " (";
     operands(op);
     out_ += ") ";
     out_ += op.attributes();
@@ -165,9 +177,9 @@ class Printer {
   // before "(" until May 2024), then `^%arg_0, ...` at the while's own indent.
   void whileOp(const Operation& op, size_t width) {
     results(op);
-    out_ += " = \"";
-    out_ += op.name();
-    out_ += op.regionSyntax() == RegionSyntax::LegacyWhile ? "\"(cond=" : "\" (cond=";
+    out_ += " = ";
+    quotedName(op);
+    out_ += op.regionSyntax() == RegionSyntax::LegacyWhile ? "(cond=" : " (cond=";
     value(op.numOperands() > 0 ? op.operandValue(0) : nullptr);
     out_ += ", inputs=";
     operands(op, 1);

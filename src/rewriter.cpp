@@ -3,7 +3,9 @@
 namespace reshardctl {
 
 Operation* Rewriter::create(const OpSpec& spec) {
-  Operation* op = program_.createOp(spec);
+  OpSpec withId = spec;
+  if (!withId.debugId && program_.usesDebugIds()) withId.debugId = program_.newDebugId();
+  Operation* op = program_.createOp(withId);
   block_->insertBefore(before_, op);
   ++changes_;
   return op;
