@@ -221,16 +221,33 @@ void reportUnresolved(ParseState& st) {
 
 // ---- building ops --------------------------------------------------------------
 
+// Paddle keeps an op's attributes in a std::map: each key once. `entries`
+// are sorted by key (stably, so a repeat follows the first in the source too).
+void reportDuplicateKeys(ParseState& st, const PendingOp& op) {
+  const auto& entries = op.attrEntries;
+  for (size_t i = 1; i < entries.size(); ++i) {
+    if (entries[i].first != entries[i - 1].first) continue;
+    Span repeat{st.at(entries[i].second.data()), entries[i].first.size()};
+    Diagnostic& d = st.diagnostics.error(repeat.offset, repeat.length,
+                                         fmt::format("attribute '{}' appears twice", entries[i].first));
+    d.notes.push_back(Diagnostic{Severity::Note, st.at(entries[i - 1].second.data()),
+                                 entries[i].first.size(), "first given here", {}});
+  }
+}
+
 // Paddle prints `{k:v,...}` with keys sorted and no spaces between entries;
 // an input written otherwise is brought to that form.
 std::string_view canonicalAttributes(ParseState& st, PendingOp& op) {
   auto byKey = [](const auto& a, const auto& b) { return a.first < b.first; };
+  auto notBefore = [](const auto& a, const auto& b) { return !(a.first < b.first); };
   size_t canonicalSize = op.attrEntries.empty() ? 2 : 1 + op.attrEntries.size();
   for (const auto& entry : op.attrEntries) canonicalSize += entry.second.size();
-  if (op.attributes.size() == canonicalSize &&
-      std::is_sorted(op.attrEntries.begin(), op.attrEntries.end(), byKey))
+  bool sortedUnique =
+      std::adjacent_find(op.attrEntries.begin(), op.attrEntries.end(), notBefore) == op.attrEntries.end();
+  if (op.attributes.size() == canonicalSize && sortedUnique)
     return st.program->strings().intern(op.attributes);
   std::stable_sort(op.attrEntries.begin(), op.attrEntries.end(), byKey);
+  reportDuplicateKeys(st, op);
   std::string text = "{";
   for (size_t i = 0; i < op.attrEntries.size(); ++i) {
     if (i) text += ',';
