@@ -2,6 +2,7 @@
 
 #include <algorithm>
 #include <array>
+#include <cstdint>
 
 #include <fmt/format.h>
 
@@ -29,8 +30,10 @@ std::optional<ReduceType> parseReduceType(std::string_view name) {
 }
 
 int64_t ProcessMesh::size() const {
+  // Saturates instead of overflowing: such a mesh is rejected for its ids anyway.
   int64_t n = 1;
-  for (int64_t d : shape) n *= d;
+  for (int64_t d : shape)
+    if (__builtin_mul_overflow(n, d, &n)) return INT64_MAX;
   return n;
 }
 

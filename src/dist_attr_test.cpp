@@ -75,6 +75,9 @@ TEST_CASE("bad distributions are rejected with the offending field's position") 
         "74: mesh dim 0 is both split (dims_mapping) and partial");
   CHECK(errorOf("{mesh:{shape:[2],process_ids:[0,0]}}") == "39: process_ids names one process twice");
   CHECK(errorOf("{mesh:{shape:[0],process_ids:[]}}") == "23: mesh shape [0] has a dim that is not positive");
+  // An index far past the entries read would only allocate nulls.
+  CHECK(errorOf("{mesh:{shape:[2],process_ids:[0,1]},operand(99999999):{null}}") ==
+        "54: entry index 99999999 is far past the 0 entries before it");
 }
 
 }  // namespace reshardctl

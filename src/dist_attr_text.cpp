@@ -17,6 +17,8 @@ namespace d = grammar::dist;
 
 namespace {
 
+constexpr size_t kMaxEntryGap = 1024;
+
 // ---- reading ---------------------------------------------------------------
 
 struct Field {
@@ -309,8 +311,12 @@ struct action<d::entry_index> {
   static void apply(const Input& in, ReadState& st) {
     std::string_view text = in.string_view();
     auto [next, ec] = std::from_chars(text.data(), text.data() + text.size(), st.entryIndex);
-    if (ec != std::errc() || st.entryIndex > 1'000'000)
-      throw InputError{st.at(in.begin()), in.size(), "entry index out of range"};
+    // Paddle numbers entries 0, 1, ...; an index far past those read is not a
+    // gap to fill with nulls (nor a reason to allocate for it).
+    const std::vector<DistEntry>& entries = st.entryIsResult ? st.op.results : st.op.operands;
+    if (ec != std::errc() || st.entryIndex > entries.size() + kMaxEntryGap)
+      throw InputError{st.at(in.begin()), in.size(),
+                       fmt::format("entry index {} is far past the {} entries before it", text, entries.size())};
     (void)next;
   }
 };

@@ -64,7 +64,8 @@ std::vector<int64_t> paddedLocalShape(const std::vector<int64_t>& shape, const L
 
 int64_t elementCount(const std::vector<int64_t>& shape) {
   int64_t count = 1;
-  for (int64_t extent : shape) count *= extent;
+  for (int64_t extent : shape)
+    if (__builtin_mul_overflow(count, extent, &count)) return INT64_MAX;  // saturate, never wrap
   return count;
 }
 

@@ -152,17 +152,21 @@ Span spanOf(const ParseState& st, const Input& in) {
 
 // "%17" → 17; anything else → nullopt.
 std::optional<uint32_t> numberOf(std::string_view name) {
+  // "%017" is a name of its own, not %17.
+  if (name.size() < 2 || (name[1] == '0' && name.size() > 2)) return std::nullopt;
   uint32_t number = 0;
   auto [end, ec] = std::from_chars(name.data() + 1, name.data() + name.size(), number);
-  if (ec != std::errc() || end != name.data() + name.size() || name.size() < 2) return std::nullopt;
+  if (ec != std::errc() || end != name.data() + name.size()) return std::nullopt;
   return number;
 }
 
+// Numbers near those seen so far go in the vector (Paddle numbers densely);
+// a far larger one goes in the map, so `%4000000000` cannot make the vector huge.
+constexpr size_t kDenseNumberSlack = 1 << 16;
+
 Binding* findBinding(ParseState& st, std::string_view name) {
-  if (auto number = numberOf(name)) {
-    if (*number < st.numbered.size() && st.numbered[*number].value) return &st.numbered[*number];
-    return nullptr;
-  }
+  if (auto number = numberOf(name); number && *number < st.numbered.size() && st.numbered[*number].value)
+    return &st.numbered[*number];
   auto it = st.named.find(name);
   return it == st.named.end() ? nullptr : &it->second;
 }
@@ -176,7 +180,8 @@ void define(ParseState& st, std::string_view name, Span where, Value* value) {
     return;
   }
   Binding binding{value, where.offset, true};
-  if (auto number = numberOf(name)) {
+  std::optional<uint32_t> number = numberOf(name);
+  if (number && *number < st.numbered.size() + kDenseNumberSlack) {
     if (*number >= st.numbered.size()) st.numbered.resize(std::max<size_t>(*number + 1, st.numbered.size() * 2));
     st.numbered[*number] = binding;
   } else {

@@ -201,3 +201,22 @@ TEST_CASE("the fast scans match exactly what the structured rules match") {
 }
 
 }  // namespace reshardctl
+
+namespace reshardctl {
+
+TEST_CASE("value numbers far apart or with leading zeros are names, not slots (fuzzer finding)") {
+  // `%4000000000` once sized the number table to 4e9 entries; `%017` aliased %17.
+  const char* text =
+      "{\n"
+      "    (%4000000000) = \"a.b\" () {} : () -> builtin.tensor<f32>\n"
+      "    (%017) = \"a.c\" (%4000000000) {} : (builtin.tensor<f32>) -> builtin.tensor<f32>\n"
+      "    (%17) = \"a.c\" (%017) {} : (builtin.tensor<f32>) -> builtin.tensor<f32>\n"
+      "    () = \"a.d\" (%17, %017) {} : (builtin.tensor<f32>, builtin.tensor<f32>) -> \n"
+      "}\n";
+  testing::Parsed parsed = testing::parse(text);
+  REQUIRE_MESSAGE(parsed.program, parsed.errors());
+  CHECK_FALSE(parsed.denselyNumbered);
+  CHECK(printProgramToString(*parsed.program).find("() = \"a.d\" (%2, %1)") != std::string::npos);
+}
+
+}  // namespace reshardctl

@@ -7,6 +7,7 @@
 #include <fmt/format.h>
 
 #include "cpu_executor.h"
+#include "local_box.h"
 #include "reference_data.h"
 
 namespace reshardctl {
@@ -14,6 +15,10 @@ namespace reshardctl {
 namespace {
 
 constexpr int64_t kUnknownDimSize = 4;  // what a dynamic (-1) dim becomes for a run
+// The reference keeps every element as a double, several times over (the
+// global tensor, source and destination pieces): 2^27 elements is gigabytes.
+constexpr int64_t kMaxHostElements = int64_t{1} << 27;
+
 
 bool needsLogicalValues(const ReshardRequest& request) {
   auto logical = [](const TensorDistAttr& attr) {
@@ -106,11 +111,16 @@ ReshardRequest scaledRequest(const ReshardRequest& request, int64_t factor) {
 
 ReshardOutcome runReshard(const ReshardRequest& request, const Plan& plan, ExecutionBackend& backend,
                           const RunSettings& settings, size_t index, const Fault* fault) {
+  ReshardOutcome outcome;
+  if (int64_t elements = elementCount(request.shape); elements > kMaxHostElements) {
+    outcome.problem = fmt::format("{} elements are too many to hold on the host (at most {}); lower --scale",
+                                  elements, kMaxHostElements);
+    return outcome;
+  }
   std::mt19937_64 rng(settings.seed * 0x9E3779B97F4A7C15ull + index);
   const GlobalTensor global = randomGlobalTensor(request.shape, request.dtype, needsLogicalValues(request), rng);
   const DistTensor source = makeSourcePieces(global, plan.src, rng);
 
-  ReshardOutcome outcome;
   for (const Step& step : plan.steps) outcome.busBytes += static_cast<double>(step.bytesPerRank) * busFactor(step);
   const int iterations = std::max(1, settings.iterations);
   double timed = 0;

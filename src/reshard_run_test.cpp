@@ -63,4 +63,14 @@ TEST_CASE("a plan run on the CPU backend passes; an injected fault fails it") {
   }
 }
 
+TEST_CASE("a tensor too large for the host fails its row instead of exhausting memory") {
+  ReshardRequest request = partialToReplicated();
+  request.shape = {int64_t{1} << 20, int64_t{1} << 20};
+  const Plan plan = planMinCost(request, CostModel{});
+  auto backend = makeCpuBackend();
+  ReshardOutcome outcome = runReshard(request, plan, *backend, RunSettings{}, 0, nullptr);
+  CHECK_FALSE(outcome.passed);
+  CHECK(outcome.problem.find("too many to hold on the host") != std::string::npos);
+}
+
 }  // namespace reshardctl
