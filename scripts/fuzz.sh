@@ -4,7 +4,7 @@
 # the samples and every golden input. Exits non-zero when the fuzzer finds a
 # crash, a hang or a broken property; the input is left as build-fuzz/crash-*
 # (turn it into a regression test under tests/golden/).
-#   scripts/fuzz.sh [SECONDS]
+#   scripts/fuzz.sh [SECONDS]        (FUZZ_SEED=N to choose the seed; 0 = random)
 set -euo pipefail
 cd "$(dirname "$0")/.."
 seconds=${1:-60}
@@ -22,5 +22,7 @@ mkdir -p "$corpus" "$seeds"
 find samples tests/golden -name '*.ir' -exec cp {} "$seeds/" \;
 # -max_len bounds the input (the pipeline must also be fast on it): the
 # samples are larger, and libFuzzer then mutates prefixes of them.
-(cd build-fuzz && fuzz/fuzz_pipeline -max_total_time="$seconds" -max_len=4096 -timeout=10 \
+# A fixed seed makes CI's run repeatable (a finding is reproducible, not luck);
+# FUZZ_SEED=0 asks libFuzzer for a random one when exploring.
+(cd build-fuzz && fuzz/fuzz_pipeline -seed="${FUZZ_SEED:-1}" -max_total_time="$seconds" -max_len=4096 -timeout=10 \
    -rss_limit_mb=2048 -print_final_stats=1 corpus seeds)
