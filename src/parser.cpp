@@ -8,6 +8,7 @@
 #include <fmt/format.h>
 #include <tao/pegtl.hpp>
 
+#include "generation_detection.h"
 #include "grammar/pir_grammar.h"
 #include "parse_errors.h"
 
@@ -126,7 +127,7 @@ struct ParseState {
   bool keywordArgs = false;
   size_t releasedUpTo = 0;
 
-  // Generation detection (see detectStyle).
+  // Generation detection (generation_detection.h).
   DistTextStyle opDistStyle;  // gathered from each distinct op_dist_attr text
   bool sawOpDistAttr = false;
   bool sawAttrPrefix = false;  // `(Int32)1`, `(pd_op.DataType)float32`: before generation E
@@ -376,51 +377,6 @@ void defineResults(ParseState& st, PendingOp& op) {
 void enterNesting(ParseState& st, const char* at) {
   if (++st.nesting > kMaxNesting)
     throw InputError{st.at(at), 1, fmt::format("nesting deeper than {} levels", kMaxNesting)};
-}
-
-// `(Int32)`, `(Float)`, `(pd_op.DataType)`...: the attribute-kind prefixes
-// that BasicIrPrinter and op_dialect.cc wrote until PR #70534 (2024-12-28).
-bool isAttrKindPrefix(std::string_view group) {
-  static constexpr std::string_view kKinds[] = {"(Float)", "(Double)", "(Int32)", "(Int64)",
-                                                "(Index)", "(Pointer)", "(Complex64)",
-                                                "(Complex128)"};
-  if (group.starts_with("(pd_op.")) return true;
-  for (std::string_view kind : kKinds)
-    if (group == kind) return true;
-  return false;
-}
-
-// Whether an attribute value starts with a kind prefix, alone or as the first
-// element of an array (`(Float)1`, `[(Int32)1,(Int32)2]`): a value never mixes
-// prefixed and bare elements, so its head decides.
-bool startsWithAttrKindPrefix(std::string_view value) {
-  if (value.starts_with('[')) value.remove_prefix(1);
-  if (!value.starts_with('(')) return false;
-  size_t close = value.find(')');
-  return close != std::string_view::npos && isAttrKindPrefix(value.substr(0, close + 1));
-}
-
-// The dump's print generation, from what its dist text looked like
-// (pir-format.md, "four generations"): chunk_id or placements → D, or E when
-// the attribute prefixes are gone or dense types print as `tensor<..>`;
-// process ids in types or entries → C; otherwise (and with no dist text) A.
-DistWriteStyle detectStyle(const ParseState& st) {
-  DistTextStyle seen = st.program->types().distStyle();
-  seen.merge(st.opDistStyle);
-  bool anyDist = st.sawOpDistAttr || seen.typeIds || seen.typeWithoutIds;
-  bool laterD = seen.chunkId || seen.placements;
-  DistWriteStyle style;
-  if (!anyDist)
-    style.generation = DistGeneration::A;
-  else if (st.program->types().sawBareTensor() || (laterD && !st.sawAttrPrefix))
-    style.generation = DistGeneration::E;
-  else if (laterD)
-    style.generation = DistGeneration::D;
-  else if (seen.fullEntries || seen.typeIds)
-    style.generation = DistGeneration::C;
-  // New layouts carry placements only where every type in the dump does.
-  style.placements = seen.placements && !seen.typeWithoutPlacements;
-  return style;
 }
 
 // ---- actions -----------------------------------------------------------------
@@ -715,7 +671,13 @@ ParseResult parseProgram(SourceFile& source, DiagnosticEngine& diagnostics) {
   try {
     pegtl::parse<g::program, action, error_control>(in, st);
     reportUnresolved(st);
-    st.program->setDistStyle(detectStyle(st));
+    GenerationEvidence evidence;
+    evidence.dist = st.program->types().distStyle();
+    evidence.dist.merge(st.opDistStyle);
+    evidence.sawOpDistAttr = st.sawOpDistAttr;
+    evidence.sawAttrPrefix = st.sawAttrPrefix;
+    evidence.sawBareTensor = st.program->types().sawBareTensor();
+    st.program->setDistStyle(detectGeneration(evidence));
   } catch (const pegtl::parse_error& e) {
     reportSyntaxError(st, e);
   } catch (const InputError& e) {
