@@ -1,4 +1,4 @@
-# Finds CUDA and NCCL for the GPU backend (src/gpu) and defines
+# Finds CUDA and NCCL for the GPU backend (src/exec/gpu) and defines
 # reshardctl_add_gpu_backend(target). Sets RESHARDCTL_GPU_ENABLED.
 #
 # Nothing here warns when CUDA is absent: a plain Debian build (no nvcc) sees only
@@ -55,7 +55,7 @@ if(RESHARDCTL_GPU_ENABLED)
 
   # Adds the backend to the library `target` and builds gpu_selftest on it.
   function(reshardctl_add_gpu_backend target)
-    set(gpu_dir ${CMAKE_SOURCE_DIR}/src/gpu)
+    set(gpu_dir ${CMAKE_SOURCE_DIR}/src/exec/gpu)
     target_sources(${target} PRIVATE ${gpu_dir}/nccl_backend.cpp ${gpu_dir}/nccl_setup.cpp ${gpu_dir}/device_buffer.cpp
                                      ${gpu_dir}/cuda_kernels.cu)
     set_target_properties(${target} PROPERTIES CUDA_RUNTIME_LIBRARY Shared)
@@ -65,6 +65,7 @@ if(RESHARDCTL_GPU_ENABLED)
 
     add_executable(gpu_selftest ${gpu_dir}/gpu_selftest.cpp)
     target_link_libraries(gpu_selftest PRIVATE ${target})
+    set_target_properties(gpu_selftest PROPERTIES RUNTIME_OUTPUT_DIRECTORY ${PROJECT_BINARY_DIR})
     # Exit 77: no GPU here, the test is skipped rather than failed.
     add_test(NAME gpu.selftest.quick COMMAND gpu_selftest --quick)
     set_tests_properties(gpu.selftest.quick PROPERTIES SKIP_RETURN_CODE 77 TIMEOUT 120)

@@ -1,5 +1,5 @@
 # Finds MPI for the multi-process mode of the NCCL backend (one process per rank
-# under mpirun; src/gpu/mpi_world.cpp) and defines reshardctl_add_mpi(target).
+# under mpirun; src/exec/gpu/mpi_world.cpp) and defines reshardctl_add_mpi(target).
 # Sets RESHARDCTL_MPI_ENABLED. Looked for only when the GPU backend is built:
 # MPI serves nothing else. Quiet when absent, like gpu.cmake.
 set(RESHARDCTL_MPI AUTO CACHE STRING "Build the multi-process (mpirun) mode of the NCCL backend: AUTO, ON or OFF")
@@ -23,9 +23,9 @@ endif()
 
 if(RESHARDCTL_MPI_ENABLED)
   # Adds the MPI ProcessGroup to the library `target` (which then leaves out
-  # src/process_group_stub.cpp).
+  # src/exec/multiprocess/process_group_stub.cpp).
   function(reshardctl_add_mpi target)
-    target_sources(${target} PRIVATE ${CMAKE_SOURCE_DIR}/src/gpu/mpi_world.cpp)
+    target_sources(${target} PRIVATE ${CMAKE_SOURCE_DIR}/src/exec/gpu/mpi_world.cpp)
     # Only MPI's C API is used: its deprecated C++ bindings stay out of mpi.h.
     target_compile_definitions(${target} PRIVATE OMPI_SKIP_MPICXX MPICH_SKIP_MPICXX PUBLIC RESHARDCTL_HAVE_MPI)
     target_link_libraries(${target} PUBLIC MPI::MPI_CXX)

@@ -12,15 +12,15 @@
 #include <cstdlib>
 #include <string>
 
-#include "diagnostics.h"
-#include "ir.h"
-#include "json_export.h"
-#include "parser.h"
-#include "partition_pass.h"
-#include "printer.h"
-#include "program_diff.h"
-#include "source.h"
-#include "verifier.h"
+#include "ir/diagnostics.h"
+#include "ir/ir.h"
+#include "ir/source.h"
+#include "ir/verifier.h"
+#include "passes/partition_pass.h"
+#include "passes/program_diff.h"
+#include "report/json_export.h"
+#include "syntax/parser.h"
+#include "syntax/printer.h"
 
 namespace reshardctl {
 namespace {

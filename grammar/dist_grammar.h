@@ -3,7 +3,7 @@
 // and the value of an `op_dist_attr` attribute
 // (`{mesh:{shape:[2],process_ids:[0,1]},operand(0):{dims_maping:[-1,-1]},...}`).
 // The program grammar (pir_grammar.h) keeps these as verbatim text; this one
-// interprets them. Rules only: actions are in src/dist_attr_text.cpp.
+// interprets them. Rules only: actions are in src/syntax/dist_attr_text.cpp.
 #pragma once
 
 #include <tao/pegtl.hpp>

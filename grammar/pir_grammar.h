@@ -1,6 +1,6 @@
 // The PEGTL grammar of a Paddle PIR program dump. Rules only: the actions
-// that build the IR are in src/parser.cpp, the error messages for every
-// `must` point in src/parse_errors.h. See ../docs or shared pir-format.md for
+// that build the IR are in src/syntax/parser.cpp, the error messages for every
+// `must` point in src/syntax/parse_errors.h. See ../docs or shared pir-format.md for
 // the format. Each rule an action hooks into has its own name.
 //
 //   {
@@ -39,7 +39,7 @@ struct value_name : seq< one< '%' >, plus< identifier_char > > {};
 struct null_value : string< '<', '<', 'N', 'U', 'L', 'L', ' ', 'V', 'A', 'L', 'U', 'E', '>', '>' > {};
 
 // ---- types ----------------------------------------------------------------
-// Type text is kept verbatim; src/type.cpp interprets tensor types.
+// Type text is kept verbatim; src/syntax/type_text.cpp interprets tensor types.
 struct type;
 struct null_type : string< '<', '<', 'N', 'U', 'L', 'L', ' ', 'T', 'Y', 'P', 'E', '>', '>' > {};
 struct type_name : seq< ranges< 'a', 'z', 'A', 'Z', '_' >,

@@ -100,7 +100,7 @@ fi
 # 4b. The multi-process (mpirun) mode: on one GPU only a world of one process
 #     can run it (--launcher mpi, an MPI singleton): unique id over MPI,
 #     ncclCommInitRank, ncclCommSplit, the piece exchange.
-if grep -qs RESHARDCTL_HAVE_MPI build-gpu/CMakeFiles/reshardctl.dir/flags.make; then
+if grep -qs RESHARDCTL_HAVE_MPI build-gpu/src/tool/CMakeFiles/reshardctl.dir/flags.make; then
   run_sample single_rank_mpi samples/single_rank.ir --seed 1 --launcher mpi
 else
   SUMMARY+=("SKIP    multi-process mode (built without MPI)")

@@ -1,6 +1,6 @@
 # Command-line checks for the CI-facing features: diff, apply --check,
 # atomic output (JSON export and its schema are checked in
-# src/json_export_test.cpp). Run from the repository root so the golden
+# src/report/json_export_test.cpp). Run from the repository root so the golden
 # outputs can name files by relative path.
 set(CLI_CASE ${CMAKE_SOURCE_DIR}/tests/run_cli_case.sh)
 set(DIFF_DIR tests/golden/diff)

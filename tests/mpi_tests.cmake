@@ -37,7 +37,7 @@ set_tests_properties(mpi.singleton-no-gpu PROPERTIES TIMEOUT 90 SKIP_RETURN_CODE
 # The MPI ProcessGroup itself on three processes: its collectives, the piece
 # exchange end to end, and abort ending processes that wait in a collective.
 add_executable(mpi_world_check ${CMAKE_SOURCE_DIR}/tests/mpi_world_check.cpp)
-target_link_libraries(mpi_world_check PRIVATE reshardctl_lib)
+target_link_libraries(mpi_world_check PRIVATE reshardctl_exec)
 add_test(NAME mpi.process-group
          COMMAND ${MPI_CASE} 0 "^mpi_world_check: ok$" 60 ${MPIRUN} ${MPIEXEC_NUMPROC_FLAG} 3 $<TARGET_FILE:mpi_world_check>)
 add_test(NAME mpi.abort-ends-all

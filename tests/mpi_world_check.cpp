@@ -1,4 +1,4 @@
-// The MPI ProcessGroup (src/gpu/mpi_world.cpp) under mpirun -np 3, without a
+// The MPI ProcessGroup (src/exec/gpu/mpi_world.cpp) under mpirun -np 3, without a
 // GPU: the collectives `run --backend nccl` relies on, the destination-piece
 // exchange end to end, and abort ending every process. Run by ctest
 // (tests/mpi_tests.cmake):
@@ -11,9 +11,9 @@
 
 #include <fmt/format.h>
 
-#include "multi_process.h"
-#include "piece_exchange.h"
-#include "process_group.h"
+#include "exec/multiprocess/multi_process.h"
+#include "exec/multiprocess/piece_exchange.h"
+#include "exec/multiprocess/process_group.h"
 
 using namespace reshardctl;
 

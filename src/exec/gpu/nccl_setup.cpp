@@ -1,0 +1,116 @@
+#include "exec/gpu/nccl_setup.h"
+
+#include <cstdio>
+#include <cstdlib>
+
+#include <fmt/format.h>
+
+#include "exec/execution_backend.h"
+
+namespace reshardctl::gpu {
+
+ncclDataType_t ncclTypeOf(DeviceType type) {
+  switch (type) {
+    case DeviceType::U8: return ncclUint8;
+    case DeviceType::I8: return ncclInt8;
+    case DeviceType::I32: return ncclInt32;
+    case DeviceType::U32: return ncclUint32;
+    case DeviceType::I64: return ncclInt64;
+    case DeviceType::U64: return ncclUint64;
+    case DeviceType::F16: return ncclFloat16;
+    case DeviceType::BF16: return ncclBfloat16;
+    case DeviceType::F32: return ncclFloat32;
+    case DeviceType::F64: return ncclFloat64;
+  }
+  return ncclUint8;
+}
+
+ncclRedOp_t ncclOpOf(DeviceReduceOp op) {
+  switch (op) {
+    case DeviceReduceOp::Sum: return ncclSum;
+    case DeviceReduceOp::Prod: return ncclProd;
+    case DeviceReduceOp::Max: return ncclMax;
+    case DeviceReduceOp::Min: return ncclMin;
+    case DeviceReduceOp::Avg: return ncclAvg;
+  }
+  return ncclSum;
+}
+
+std::string ncclVersionText(int code) {
+  return fmt::format("{}.{}.{}", code / 10000, code % 10000 / 100, code % 100);
+}
+
+int ncclRuntimeVersion() {
+  int version = 0;
+  if (ncclGetVersion(&version) != ncclSuccess) return 0;
+  return version;
+}
+
+void throwCuda(cudaError_t status, const char* call) {
+  throw BackendError(fmt::format("CUDA error {} ({}) in {}", cudaGetErrorName(status), cudaGetErrorString(status), call));
+}
+
+void throwNccl(ncclResult_t status, const char* call) {
+  const char* detail = ncclGetLastError(nullptr);
+  throw BackendError(fmt::format("NCCL error '{}' in {}{}{}", ncclGetErrorString(status), call,
+                                 detail != nullptr && *detail != '\0' ? ": " : "", detail != nullptr ? detail : ""));
+}
+
+double ncclTimeoutSeconds() {
+  const char* text = std::getenv("RESHARDCTL_NCCL_TIMEOUT_S");
+  if (text != nullptr) {
+    char* end = nullptr;
+    const double seconds = std::strtod(text, &end);
+    if (end != text && seconds > 0) return seconds;
+  }
+  return 60.0;
+}
+
+Watchdog::Watchdog(double seconds) : limit_(seconds), thread_([this] { watch(); }) {}
+
+Watchdog::~Watchdog() {
+  {
+    std::lock_guard lock(mutex_);
+    stop_ = true;
+  }
+  changed_.notify_all();
+  thread_.join();
+}
+
+void Watchdog::arm(const char* what) {
+  {
+    std::lock_guard lock(mutex_);
+    what_ = what;
+    deadline_ = std::chrono::steady_clock::now() + std::chrono::duration_cast<std::chrono::steady_clock::duration>(limit_);
+  }
+  changed_.notify_all();
+}
+
+void Watchdog::disarm() {
+  {
+    std::lock_guard lock(mutex_);
+    what_ = nullptr;
+  }
+  changed_.notify_all();
+}
+
+void Watchdog::watch() {
+  std::unique_lock lock(mutex_);
+  while (!stop_) {
+    if (what_ == nullptr) {
+      changed_.wait(lock);
+      continue;
+    }
+    if (changed_.wait_until(lock, deadline_) == std::cv_status::timeout && what_ != nullptr && !stop_ &&
+        std::chrono::steady_clock::now() >= deadline_) {
+      std::fprintf(stderr,
+                   "reshardctl: error: %s did not return within %.0f s; NCCL is hung, giving up "
+                   "(RESHARDCTL_NCCL_TIMEOUT_S sets the limit)\n",
+                   what_, limit_.count());
+      std::fflush(stderr);
+      std::_Exit(2);
+    }
+  }
+}
+
+}  // namespace reshardctl::gpu

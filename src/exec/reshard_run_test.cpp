@@ -1,0 +1,76 @@
+#include <doctest/doctest.h>
+
+#include "exec/reshard_run.h"
+#include "reshard/cost_model.h"
+
+namespace reshardctl {
+
+namespace {
+ReshardRequest partialToReplicated() {
+  ProcessMesh mesh{{2, 2}, {0, 1, 2, 3}, true};
+  TensorDistAttr src{mesh, {0, -1}, {{1, ReduceType::Sum}}, {}};
+  TensorDistAttr dst{mesh, {-1, -1}, {}, {}};
+  return ReshardRequest{{6, 5}, DType::F32, src, dst};
+}
+}  // namespace
+
+TEST_CASE("faults are written RESHARD:STEP:KIND") {
+  std::optional<Fault> fault = parseFault("3:1:drop");
+  REQUIRE(fault);
+  CHECK(fault->reshard == 3);
+  CHECK(fault->step == 1);
+  CHECK(fault->kind == Fault::Kind::DropRank);
+  CHECK(parseFault("2:0:offset")->kind == Fault::Kind::WrongOffset);
+  CHECK_FALSE(parseFault("0:0:drop"));  // reshards count from 1
+  CHECK_FALSE(parseFault("1:x:drop"));
+  CHECK_FALSE(parseFault("1:0:explode"));
+  CHECK_FALSE(parseFault("1:0"));
+}
+
+TEST_CASE("scaling multiplies the largest dim and sizes dynamic dims") {
+  ReshardRequest request = partialToReplicated();
+  request.shape = {-1, 8, 3};
+  CHECK(scaledRequest(request, 10).shape == std::vector<int64_t>{4, 80, 3});
+  CHECK(scaledRequest(request, 1).shape == std::vector<int64_t>{4, 8, 3});
+}
+
+TEST_CASE("bus factors are nccl-tests'") {
+  Step step;
+  step.groups = {{0, 1, 2, 3}};
+  step.kind = StepKind::AllReduce;
+  CHECK(busFactor(step) == doctest::Approx(1.5));
+  step.kind = StepKind::AllGather;
+  CHECK(busFactor(step) == doctest::Approx(0.75));
+  step.kind = StepKind::Slice;
+  CHECK(busFactor(step) == 0.0);
+}
+
+TEST_CASE("a plan run on the CPU backend passes; an injected fault fails it") {
+  const ReshardRequest request = partialToReplicated();
+  const Plan plan = planMinCost(request, CostModel{});
+  REQUIRE_FALSE(plan.steps.empty());
+  auto backend = makeCpuBackend();
+  RunSettings settings{42, 2};
+  ReshardOutcome good = runReshard(request, plan, *backend, settings, 0, nullptr);
+  CHECK_MESSAGE(good.passed, good.problem);
+  CHECK(good.bytesMoved > 0);
+  CHECK(good.busBytes > 0);
+  for (Fault::Kind kind : {Fault::Kind::DropRank, Fault::Kind::WrongOffset}) {
+    Fault fault{1, 0, kind};
+    ReshardOutcome bad = runReshard(request, plan, *backend, settings, 0, &fault);
+    CHECK_FALSE(bad.passed);
+    CHECK_FALSE(bad.problem.empty());
+  }
+}
+
+TEST_CASE("a tensor too large for the host fails its row instead of exhausting memory") {
+  ReshardRequest request = partialToReplicated();
+  request.shape = {int64_t{1} << 20, int64_t{1} << 20};
+  const Plan plan = planMinCost(request, CostModel{});
+  auto backend = makeCpuBackend();
+  ReshardOutcome outcome = runReshard(request, plan, *backend, RunSettings{}, 0, nullptr);
+  CHECK_FALSE(outcome.passed);
+  CHECK(outcome.problem.find("too many to hold on the host") != std::string::npos);
+}
+
+}  // namespace reshardctl

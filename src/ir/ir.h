@@ -1,0 +1,256 @@
+// The SSA graph: a Program holds a top-level Block; a Block holds a list of
+// Operations; an Operation holds operands (uses of Values), results (Values)
+// and, for region ops, nested Blocks. Every Value keeps the list of its uses,
+// so "replace this use", "replace all uses" and "is it used?" are O(1)/O(uses)
+// and always consistent (the layout of MLIR's use lists).
+//
+// Value numbers (%N) are not stored: the printer numbers values in one walk.
+// Attribute text is kept verbatim; only op_dist_attr is interpreted.
+#pragma once
+
+#include <cstddef>
+#include <cstdint>
+#include <memory>
+#include <optional>
+#include <string>
+#include <string_view>
+#include <vector>
+
+#include "ir/arena.h"
+#include "ir/dist_attr.h"
+#include "ir/dist_generation.h"
+#include "ir/string_pool.h"
+#include "ir/type.h"
+
+namespace reshardctl {
+
+class Block;
+class Operation;
+struct Value;
+
+// One use of a value by an operation: a node in the value's use list.
+class Operand {
+ public:
+  Value* get() const { return value_; }
+  Operation* owner() const { return owner_; }
+  Operand* nextUse() const { return nextUse_; }
+  void set(Value* value);  // unlinks from the old value's uses, links into the new
+
+ private:
+  friend class Operation;
+  friend class Program;
+  void link();
+  void unlink();
+
+  Value* value_ = nullptr;  // nullptr: a null operand (<<NULL VALUE>>)
+  Operation* owner_ = nullptr;
+  Operand* nextUse_ = nullptr;
+  Operand** prevNext_ = nullptr;  // the pointer that points at this node
+};
+
+// An op result or a block argument.
+struct Value {
+  const Type* type = nullptr;  // nullptr: <<NULL TYPE>>
+  // The value's distribution: its type's, with process ids filled in from the
+  // defining op's mesh where the type (generation A) omits them.
+  const TensorDistAttr* dist = nullptr;
+  Operand* firstUse = nullptr;
+  Operation* definingOp = nullptr;  // nullptr for block arguments
+  Block* ownerBlock = nullptr;      // block arguments only
+  std::string_view argName;         // block arguments: "kwarg_x" keeps its name; "" = %arg_N
+  uint32_t id = 0;     // creation order, a key for side tables (not a printed name)
+  uint32_t index = 0;  // result number or argument number
+
+  bool useEmpty() const { return firstUse == nullptr; }
+  size_t useCount() const;
+  void replaceAllUsesWith(Value* other);
+};
+
+// How a region op's header is spelled; kept so a dump prints back as it came.
+enum class RegionSyntax : uint8_t {
+  None,        // a generic op, regions (if any) printed generically
+  If,          // "pd_op.if" (%c) {..} -> T {  ... } else { ... }
+  LegacyIf,    // pd_op.if (%c) {..} -> T{    (March-April 2024 printer)
+  While,       // "pd_op.while" (cond=%c, inputs=..) {
+  LegacyWhile, // "pd_op.while"(cond=%c, inputs=..) {
+};
+
+class Operation {
+ public:
+  std::string_view name() const { return name_; }
+  std::string_view attributes() const { return attributes_; }  // "{k:v,...}", verbatim
+  const OpDistAttr* distAttr() const { return distAttr_; }     // nullptr: none
+  uint32_t location() const { return location_; }              // byte offset of the op line
+
+  size_t numOperands() const { return numOperands_; }
+  Operand& operand(size_t i) { return operands_[i]; }
+  const Operand& operand(size_t i) const { return operands_[i]; }
+  Value* operandValue(size_t i) const { return operands_[i].get(); }
+  void setOperand(size_t i, Value* value) { operands_[i].set(value); }
+
+  size_t numResults() const { return numResults_; }
+  Value* result(size_t i) const { return &results_[i]; }
+
+  const std::vector<Block*>& regions() const;
+  RegionSyntax regionSyntax() const { return regionSyntax_; }
+
+  Block* parentBlock() const { return parent_; }
+  Operation* next() const { return next_; }
+  Operation* prev() const { return prev_; }
+
+  // Where op_dist_attr's value starts in the source, for diagnostics.
+  uint32_t distAttrLocation() const { return distAttrLocation_; }
+
+  // The ` [id:N]` a debug print shows after the name, if the dump has it.
+  std::optional<uint32_t> debugId() const {
+    return debugId_ == kNoDebugId ? std::nullopt : std::optional<uint32_t>(debugId_);
+  }
+
+ private:
+  friend class Block;
+  friend class Program;
+
+  std::string_view name_;
+  std::string_view attributes_;
+  const OpDistAttr* distAttr_ = nullptr;
+  Operand* operands_ = nullptr;
+  Value* results_ = nullptr;
+  std::vector<Block*>* regions_ = nullptr;  // owned by the Program
+  Block* parent_ = nullptr;
+  Operation* prev_ = nullptr;
+  Operation* next_ = nullptr;
+  uint32_t numOperands_ = 0;
+  uint32_t numResults_ = 0;
+  uint32_t location_ = 0;
+  uint32_t distAttrLocation_ = 0;
+  static constexpr uint32_t kNoDebugId = UINT32_MAX;
+  uint32_t debugId_ = kNoDebugId;
+  RegionSyntax regionSyntax_ = RegionSyntax::None;
+};
+
+class Block {
+ public:
+  Operation* front() const { return first_; }
+  Operation* back() const { return last_; }
+  bool empty() const { return first_ == nullptr; }
+  Operation* parentOp() const { return parentOp_; }
+
+  const std::vector<Value*>& arguments() const { return arguments_; }
+  bool argumentsAreKeywords() const { return keywordArguments_; }
+
+  void insertBefore(Operation* before, Operation* op);  // before == nullptr: at the end
+  void remove(Operation* op);                           // unlinks; the op keeps its uses
+
+  // Iteration: for (Operation* op : block) — the next op is read before the
+  // body runs, so inserting before or removing the current op is safe.
+  struct Iterator {
+    Operation* op;
+    Operation* nextOp;
+    Operation* operator*() const { return op; }
+    Iterator& operator++() {
+      op = nextOp;
+      nextOp = op ? op->next() : nullptr;
+      return *this;
+    }
+    bool operator!=(const Iterator& other) const { return op != other.op; }
+  };
+  Iterator begin() const { return {first_, first_ ? first_->next() : nullptr}; }
+  Iterator end() const { return {nullptr, nullptr}; }
+
+ private:
+  friend class Program;
+  Operation* first_ = nullptr;
+  Operation* last_ = nullptr;
+  Operation* parentOp_ = nullptr;
+  std::vector<Value*> arguments_;
+  bool keywordArguments_ = false;
+};
+
+// What an op is made of; Program::createOp turns it into an Operation.
+struct OpSpec {
+  std::string_view name;
+  std::string_view attributes = "{}";
+  const OpDistAttr* distAttr = nullptr;
+  std::vector<Value*> operands;
+  std::vector<const Type*> resultTypes;
+  uint32_t location = 0;
+  uint32_t distAttrLocation = 0;
+  RegionSyntax regionSyntax = RegionSyntax::None;
+  size_t numRegions = 0;
+  std::optional<uint32_t> debugId;
+};
+
+// The type of a while result or block argument before its first use: the
+// dump never prints it, the first use's signature tells it.
+const Type* pendingType();
+
+// Owns the whole graph and the interned text, types and dist attrs it uses.
+class Program {
+ public:
+  Program();
+  Program(const Program&) = delete;
+  Program& operator=(const Program&) = delete;
+
+  Block* body() const { return body_; }
+  DistGeneration generation() const { return style_.generation; }
+  void setGeneration(DistGeneration generation) { style_.generation = generation; }
+  // How new dist text is written: the input's generation and placements habit.
+  const DistWriteStyle& distStyle() const { return style_; }
+  void setDistStyle(const DistWriteStyle& style) { style_ = style; }
+
+  StringPool& strings() { return strings_; }
+  TypeTable& types() { return types_; }
+
+  // Creates an op, not yet in any block; its regions are new empty blocks.
+  Operation* createOp(const OpSpec& spec);
+  // Adds one more region (a new empty block) to `op`.
+  Block* appendRegion(Operation* op);
+  Block* createBlock(Operation* parentOp);
+  Value* addBlockArgument(Block* block, std::string_view keywordName);
+  // Unlinks the op's operand uses and removes it from its block. Its results
+  // must be unused.
+  void eraseOp(Operation* op);
+
+  // Keeps a dist attr alive for the program's lifetime, so ops and values
+  // can point at it (callers share one copy between equal attrs).
+  const OpDistAttr* keepOpDistAttr(OpDistAttr attr);
+  const TensorDistAttr* keepTensorDistAttr(TensorDistAttr attr);
+
+  uint32_t valueCount() const { return nextValueId_; }
+
+  // Debug dumps print ` [id:N]` on every op; ops a pass creates in such a
+  // program get fresh ids above the largest read.
+  bool usesDebugIds() const { return usesDebugIds_; }
+  uint32_t newDebugId() { return ++maxDebugId_; }
+
+ private:
+  Arena arena_;
+  StringPool strings_;
+  TypeTable types_;
+  std::vector<std::unique_ptr<Block>> blocks_;
+  std::vector<std::unique_ptr<std::vector<Block*>>> regionLists_;
+  std::vector<std::unique_ptr<OpDistAttr>> opDistAttrs_;
+  std::vector<std::unique_ptr<TensorDistAttr>> tensorDistAttrs_;
+  Block* body_ = nullptr;
+  uint32_t nextValueId_ = 0;
+  bool usesDebugIds_ = false;
+  uint32_t maxDebugId_ = 0;
+  DistWriteStyle style_;
+};
+
+// Checks the graph's invariants (ninja's VerifyGraph): every operand is in
+// its value's use list exactly once, every use list holds only operands that
+// use that value, and ops point at the blocks that hold them. Returns "" when
+// all hold, else a description of the first broken one.
+std::string checkGraph(const Program& program);
+
+// Calls fn(op) for every op, nested blocks included, in print order.
+template <typename Fn>
+void walkOps(const Block& block, Fn&& fn) {
+  for (Operation* op : block) {
+    fn(op);
+    for (Block* region : op->regions()) walkOps(*region, fn);
+  }
+}
+
+}  // namespace reshardctl

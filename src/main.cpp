@@ -1,4 +1,0 @@
-// reshardctl's entry point; everything else lives in the library (src/).
-#include "cli.h"
-
-int main(int argc, char** argv) { return reshardctl::runCli(argc, argv); }

@@ -1,0 +1,100 @@
+#include "passes/lint.h"
+
+#include <fmt/format.h>
+
+namespace reshardctl {
+
+namespace {
+
+std::string listText(const std::vector<int64_t>& values) {
+  return fmt::format("[{}]", fmt::join(values, ","));
+}
+
+class Linter {
+ public:
+  explicit Linter(DiagnosticEngine& diagnostics) : diagnostics_(diagnostics) {}
+
+  void lintOp(const Operation& op) {
+    for (size_t i = 0; i < op.numResults(); ++i) lintResult(op, i);
+    const OpDistAttr* attr = op.distAttr();
+    if (!attr) return;
+    extraEntries(op, attr->operands, op.numOperands(), "operand");
+    extraEntries(op, attr->results, op.numResults(), "result");
+    for (size_t i = 0; i < attr->operands.size(); ++i) shapeOnlyEntry(op, attr->operands[i], "operand", i);
+    for (size_t i = 0; i < attr->results.size(); ++i) shapeOnlyEntry(op, attr->results[i], "result", i);
+    for (size_t i = 0; i < op.numOperands(); ++i) denseOperand(op, i);
+  }
+
+  size_t count() const { return count_; }
+
+ private:
+  void warn(size_t offset, std::string message) {
+    diagnostics_.warning(offset, 1, std::move(message));
+    ++count_;
+  }
+
+  void lintResult(const Operation& op, size_t index) {
+    const Value* value = op.result(index);
+    if (!value->type || !value->dist || !value->type->isDist()) return;
+    const TensorDistAttr& dist = *value->dist;
+    if (!dist.mesh.idsKnown)
+      warn(op.location(), fmt::format("result {} lives on a mesh known only by its shape {}: its "
+                                      "process ids cannot be told",
+                                      index, listText(dist.mesh.shape)));
+    unevenShards(op, index, *value->type, dist);
+  }
+
+  // Paddle splits uneven dims with a ceil split (Python) or pads (phi); the
+  // static pipeline's S→R raises "unbalanced split is not implemented".
+  void unevenShards(const Operation& op, size_t index, const Type& type, const TensorDistAttr& dist) {
+    for (size_t d = 0; d < dist.dimsMapping.size() && d < type.dims.size(); ++d) {
+      int64_t meshDim = dist.dimsMapping[d];
+      if (meshDim < 0 || type.dims[d] < 0 || static_cast<size_t>(meshDim) >= dist.mesh.shape.size()) continue;
+      int64_t parts = dist.mesh.shape[static_cast<size_t>(meshDim)];
+      if (type.dims[d] % parts == 0) continue;
+      warn(op.location(), fmt::format("result {}: dim {} of size {} is split over mesh dim {} of size "
+                                      "{}, which does not divide it (uneven shards)",
+                                      index, d, type.dims[d], meshDim, parts));
+    }
+  }
+
+  void extraEntries(const Operation& op, const std::vector<DistEntry>& entries, size_t count,
+                    const char* kind) {
+    for (size_t i = count; i < entries.size(); ++i)
+      warn(op.distAttrLocation() + entries[i].textOffset,
+           fmt::format("{}({}) has no {}: the op has {} {}{}", kind, i, kind, count, kind,
+                       count == 1 ? "" : "s"));
+  }
+
+  void shapeOnlyEntry(const Operation& op, const DistEntry& entry, const char* kind, size_t index) {
+    bool shapeOnly = entry.kind == DistEntry::Kind::Tensor && !entry.tensor.mesh.idsKnown;
+    for (const TensorDistAttr& element : entry.list) shapeOnly |= !element.mesh.idsKnown;
+    if (!shapeOnly) return;
+    warn(op.distAttrLocation() + entry.textOffset,
+         fmt::format("{}({}) names a mesh only by its shape, not the op's mesh: its process ids "
+                     "cannot be told",
+                     kind, index));
+  }
+
+  void denseOperand(const Operation& op, size_t index) {
+    const Value* value = op.operandValue(index);
+    if (!value || !value->type || value->type == pendingType() || value->type->kind != TypeKind::DenseTensor)
+      return;
+    warn(op.location(), fmt::format("operand {} is a dense tensor ({}) feeding an op with an "
+                                    "op_dist_attr; it is never resharded",
+                                    index, value->type->text));
+  }
+
+  DiagnosticEngine& diagnostics_;
+  size_t count_ = 0;
+};
+
+}  // namespace
+
+size_t lintProgram(const Program& program, DiagnosticEngine& diagnostics) {
+  Linter linter(diagnostics);
+  walkOps(*program.body(), [&](const Operation* op) { linter.lintOp(*op); });
+  return linter.count();
+}
+
+}  // namespace reshardctl

@@ -1,0 +1,311 @@
+#include "passes/partition_pass.h"
+
+#include <fmt/format.h>
+
+#include "syntax/attribute_text.h"
+#include "syntax/dist_attr_text.h"
+#include "syntax/type_text.h"
+
+namespace reshardctl {
+
+namespace {
+
+constexpr std::string_view kReshard = "dist_op.reshard";
+constexpr std::string_view kCombine = "builtin.combine";
+
+std::string meshText(const ProcessMesh& mesh) {
+  return fmt::format("[{}]", fmt::join(mesh.shape, ","));
+}
+
+// A value's stop_gradient as pir::Value::attribute reads it: the defining
+// op's `stop_gradient` array at the result's index; true when there is none
+// (block arguments, ops that do not print it).
+bool stopGradient(const Value* value) {
+  if (!value || !value->definingOp) return true;
+  std::optional<std::string_view> array =
+      findAttribute(value->definingOp->attributes(), "stop_gradient");
+  if (!array) return true;
+  return boolArrayElement(*array, value->index).value_or(true);
+}
+
+// PassStopGradientsDefaultly (pir/src/core/operation_utils / builder): the
+// outputs stop gradients unless some input does not.
+std::string passStopGradients(const std::vector<Value*>& inputs) {
+  for (const Value* input : inputs)
+    if (!stopGradient(input)) return "[false]";
+  return "[true]";
+}
+
+// Generation A never copies op_role, so its dumps skip the lookup.
+std::string_view opRoleOf(const Program& program, const Operation& op) {
+  if (program.generation() == DistGeneration::A) return {};
+  return findAttribute(op.attributes(), "op_role").value_or(std::string_view());
+}
+
+// The attributes of a new op. Generation A (silverling/paddle-paddle @2ce6c02
+// dist_op.cc ReShardOp::Build) gives a reshard only op_dist_attr. From the
+// MergeMeshes version on, Build calls PassStopGradientsDefaultly, and the
+// later passes copy op_role to inserted ops (notes section 4), so C-E add
+// `stop_gradient` and, when the consumer has one, its `op_role`.
+// builtin.combine's Build has always called PassStopGradientsDefaultly.
+std::string newOpAttributes(const Program& program, std::string opDistAttr, Value* input,
+                            const std::vector<Value*>& inputs, std::string_view opRole) {
+  bool generationA = program.generation() == DistGeneration::A;
+  std::vector<std::pair<std::string_view, std::string>> entries;
+  if (!opDistAttr.empty()) entries.emplace_back("op_dist_attr", std::move(opDistAttr));
+  if (generationA && input) return writeAttributes(std::move(entries));
+  if (!generationA && !opRole.empty()) entries.emplace_back("op_role", std::string(opRole));
+  entries.emplace_back("stop_gradient", passStopGradients(input ? std::vector<Value*>{input} : inputs));
+  return writeAttributes(std::move(entries));
+}
+
+Operation* createCombine(Rewriter& rewriter, const std::vector<Value*>& elements,
+                         std::string_view opRole) {
+  Program& program = rewriter.program();
+  std::vector<const Type*> types;
+  for (const Value* element : elements) types.push_back(element ? element->type : nullptr);
+  OpSpec spec;
+  spec.name = kCombine;
+  spec.attributes = program.strings().intern(newOpAttributes(program, "", nullptr, elements, opRole));
+  spec.operands = elements;
+  spec.resultTypes = {vectorType(program.types(), types)};
+  return rewriter.create(spec);
+}
+
+// `src` moved onto `dst`'s mesh with its own layout: decompose_reshard_pass's
+// intermediate (copy_dist_attr_with_new_member(new_process_mesh=...)).
+TensorDistAttr onMesh(const TensorDistAttr& src, const ProcessMesh& mesh) {
+  TensorDistAttr moved = src;
+  moved.mesh = mesh;
+  return moved;
+}
+
+class Partitioner {
+ public:
+  Partitioner(Program& program, DiagnosticEngine& diagnostics, const PartitionOptions& options)
+      : rewriter_(program), diagnostics_(diagnostics), options_(options) {}
+
+  PartitionResult run() {
+    partitionBlock(*rewriter_.program().body());
+    return std::move(result_);
+  }
+
+ private:
+  struct Shared {  // --dedupe: a reshard of `source` to `layout`, reusable
+    Value* source;
+    const TensorDistAttr* layout;
+    Value* reshard;
+  };
+
+  void partitionBlock(Block& block) {
+    for (Operation* op : block) {  // the iterator has read op->next() already
+      for (Block* region : op->regions()) partitionBlock(*region);
+      if (!op->distAttr()) continue;
+      partitionOperands(op);
+      if (options_.reshardResults) partitionResults(op);
+    }
+  }
+
+  size_t entryLocation(const Operation& op, const DistEntry& entry) const {
+    return op.distAttrLocation() + entry.textOffset;
+  }
+
+  // zip(operands, entries): extra operands or entries are left alone.
+  void partitionOperands(Operation* op) {
+    const OpDistAttr& attr = *op->distAttr();
+    std::vector<Value*> replaced;
+    for (size_t i = 0; i < op->numOperands() && i < attr.operands.size(); ++i) {
+      const DistEntry& entry = attr.operands[i];
+      Value* old = op->operandValue(i);
+      Value* now = old;
+      if (entry.kind == DistEntry::Kind::Tensor)
+        now = reshardValue(op, old, entry.tensor, entryLocation(*op, entry));
+      else if (entry.kind == DistEntry::Kind::List)
+        now = reshardList(op, old, entry);
+      if (now == old || !now) continue;
+      rewriter_.setOperand(op, i, now);
+      replaced.push_back(old);
+    }
+    eraseUnused(replaced);
+  }
+
+  // The value `op` should use instead of `value` to see it as `dst`.
+  Value* reshardValue(Operation* op, Value* value, const TensorDistAttr& dst, size_t location) {
+    if (!value || !value->dist || *value->dist == dst) return value;
+    Value* source = options_.fold ? foldSource(value) : value;
+    if (*source->dist == dst) return source;
+    if (Value* shared = findShared(source, dst, op->parentBlock())) return shared;
+    rewriter_.setInsertionPoint(op);
+    Value* intermediate = source;
+    if (needsSplit(*source->dist, dst)) {
+      const TensorDistAttr* moved = rewriter_.program().keepTensorDistAttr(onMesh(*source->dist, dst.mesh));
+      intermediate = reshardTo(op, source, *moved, location);
+      if (!intermediate) return nullptr;
+      remember(source, intermediate);
+    }
+    Value* reshard = reshardTo(op, intermediate, dst, location);
+    if (reshard) remember(source, reshard);
+    return reshard;
+  }
+
+  Value* reshardTo(Operation* op, Value* input, const TensorDistAttr& dst, size_t location) {
+    Operation* reshard = createReshard(rewriter_, input, dst, location, diagnostics_, opRoleOf(rewriter_.program(), *op));
+    if (!reshard) {
+      result_.ok = false;
+      return nullptr;
+    }
+    result_.inserted.push_back(reshard);
+    return reshard->result(0);
+  }
+
+  // decompose_reshard_pass splits when the meshes differ, have the same
+  // number of dims, and the placements differ too.
+  bool needsSplit(const TensorDistAttr& src, const TensorDistAttr& dst) const {
+    if (!options_.splitCrossMesh || src.mesh == dst.mesh) return false;
+    if (src.mesh.ndim() != dst.mesh.ndim()) return false;
+    return !(onMesh(src, dst.mesh) == dst);
+  }
+
+  // v5 fold: start from the producing reshard's input, unless that reshard
+  // goes between meshes of different ndim (latest: "skil global to sub mesh").
+  Value* foldSource(Value* value) const {
+    const Operation* producer = value->definingOp;
+    if (!producer || producer->name() != kReshard || producer->numOperands() != 1) return value;
+    Value* input = producer->operandValue(0);
+    if (!input || !input->dist) return value;
+    if (input->dist->mesh.ndim() != value->dist->mesh.ndim()) return value;
+    return input;
+  }
+
+  // A shared reshard is reusable where its block encloses `block` (the
+  // reshard was placed before an earlier op of that block, so it dominates).
+  Value* findShared(Value* source, const TensorDistAttr& dst, const Block* block) const {
+    if (!options_.dedupe) return nullptr;
+    for (const Shared& shared : shared_) {
+      if (shared.source != source || !(*shared.layout == dst)) continue;
+      const Block* home = shared.reshard->definingOp->parentBlock();
+      for (const Block* b = block; b; b = b->parentOp() ? b->parentOp()->parentBlock() : nullptr)
+        if (b == home) return shared.reshard;
+    }
+    return nullptr;
+  }
+
+  void remember(Value* source, Value* reshard) {
+    if (options_.dedupe) shared_.push_back(Shared{source, reshard->dist, reshard});
+  }
+
+  // v5 reshard_combine_value: each element resharded, then a new combine
+  // right before the op (always, even when nothing changed).
+  Value* reshardList(Operation* op, Value* list, const DistEntry& entry) {
+    size_t location = entryLocation(*op, entry);
+    Operation* combine = list ? list->definingOp : nullptr;
+    if (!combine || combine->name() != kCombine) {
+      diagnostics_.error(location, 1, "a tensor-list entry needs its operand to be made by builtin.combine");
+      result_.ok = false;
+      return nullptr;
+    }
+    if (combine->numOperands() != entry.list.size()) {
+      diagnostics_.error(location, 1,
+                         fmt::format("the tensor-list entry has {} element(s) but builtin.combine has {} operand(s)",
+                                     entry.list.size(), combine->numOperands()));
+      result_.ok = false;
+      return nullptr;
+    }
+    std::vector<Value*> elements;
+    for (size_t k = 0; k < combine->numOperands(); ++k) {
+      Value* element = combine->operandValue(k);
+      Value* now = reshardValue(op, element, entry.list[k], location);
+      if (!now) return nullptr;
+      elements.push_back(now);
+    }
+    rewriter_.setInsertionPoint(op);
+    Operation* created = createCombine(rewriter_, elements, opRoleOf(rewriter_.program(), *op));
+    result_.combines.push_back(created);
+    return created->result(0);
+  }
+
+  // Old combines left unused always go (Paddle erases the unused producer);
+  // with --fold, so do reshards left unused. A combine goes before the
+  // reshards that fed it, so repeat until nothing changes.
+  void eraseUnused(std::vector<Value*> candidates) {
+    for (bool changed = true; changed;) {
+      changed = false;
+      for (Value*& value : candidates) {
+        if (!value || !value->useEmpty() || !value->definingOp) continue;
+        Operation* producer = value->definingOp;
+        bool erasable = producer->name() == kCombine || (options_.fold && producer->name() == kReshard);
+        if (!erasable || producer->numResults() != 1) continue;
+        value = nullptr;  // before the push_back below moves the vector
+        for (size_t i = 0; i < producer->numOperands(); ++i)
+          candidates.push_back(producer->operandValue(i));
+        rewriter_.eraseOp(producer);
+        ++result_.erased;
+        changed = true;
+        break;  // candidates grew: restart the walk
+      }
+    }
+  }
+
+  // v4 result handling. Each reshard goes right after the op, so several
+  // come out in reverse result order (paddle-passes.md 1.3).
+  void partitionResults(Operation* op) {
+    const OpDistAttr& attr = *op->distAttr();
+    Program& program = rewriter_.program();
+    for (size_t k = 0; k < op->numResults() && k < attr.results.size(); ++k) {
+      const DistEntry& entry = attr.results[k];
+      Value* value = op->result(k);
+      if (entry.kind != DistEntry::Kind::Tensor || !value->type || !value->dist) continue;
+      if (*value->dist == entry.tensor) continue;
+      TensorDistAttr old = *value->dist;
+      value->type = distTensorType(program.types(), value->type, entry.tensor, program.distStyle());
+      value->dist = &entry.tensor;
+      rewriter_.setInsertionPointAfter(op);
+      Value* back = reshardTo(op, value, old, entryLocation(*op, entry));
+      if (back) rewriter_.replaceAllUsesExcept(value, back, back->definingOp);
+    }
+  }
+
+  Rewriter rewriter_;
+  DiagnosticEngine& diagnostics_;
+  PartitionOptions options_;
+  PartitionResult result_;
+  std::vector<Shared> shared_;
+};
+
+}  // namespace
+
+Operation* createReshard(Rewriter& rewriter, Value* input, const TensorDistAttr& dst,
+                         size_t location, DiagnosticEngine& diagnostics, std::string_view opRole) {
+  Program& program = rewriter.program();
+  const TensorDistAttr& src = *input->dist;
+  ProcessMesh opMesh = mergeMeshes(src.mesh, dst.mesh);
+  if (!opMesh.idsKnown) {
+    diagnostics.error(location, 1,
+                      fmt::format("cannot build the reshard: moving from mesh {} to mesh {} needs "
+                                  "both meshes' process ids, and one is known only by its shape",
+                                  meshText(src.mesh), meshText(dst.mesh)));
+    return nullptr;
+  }
+  OpDistAttr attr;
+  attr.mesh = opMesh;
+  attr.operands.push_back(DistEntry{DistEntry::Kind::Tensor, src, {}, 0});
+  attr.results.push_back(DistEntry{DistEntry::Kind::Tensor, dst, {}, 0});
+  std::string distText = writeOpDistAttr(attr, program.distStyle());
+
+  OpSpec spec;
+  spec.name = kReshard;
+  spec.attributes = program.strings().intern(newOpAttributes(program, std::move(distText), input, {}, opRole));
+  spec.distAttr = program.keepOpDistAttr(std::move(attr));
+  spec.operands = {input};
+  spec.resultTypes = {distTensorType(program.types(), input->type, dst, program.distStyle())};
+  Operation* reshard = rewriter.create(spec);
+  reshard->result(0)->dist = &reshard->distAttr()->results[0].tensor;
+  return reshard;
+}
+
+PartitionResult applyPartitionPass(Program& program, DiagnosticEngine& diagnostics,
+                                   const PartitionOptions& options) {
+  return Partitioner(program, diagnostics, options).run();
+}
+
+}  // namespace reshardctl

@@ -1,0 +1,314 @@
+#include "passes/program_diff.h"
+
+#include <algorithm>
+#include <functional>
+#include <unordered_map>
+
+#include <fmt/format.h>
+
+#include "syntax/attribute_dict.h"
+
+namespace reshardctl {
+
+namespace {
+
+uint64_t mix(uint64_t seed, uint64_t value) {
+  return seed ^ (value + 0x9e3779b97f4a7c15ULL + (seed << 6) + (seed >> 2));
+}
+
+uint64_t hashText(std::string_view text) { return std::hash<std::string_view>{}(text); }
+
+// What can be compared about one op on its own, ignored attributes left out.
+struct OpKey {
+  std::vector<AttributeEntry> attributes;
+  uint64_t local = 0;  // name, attributes, operand and result types, counts
+  uint64_t cone = 0;   // local, combined with the cones of every producer
+};
+
+using Ops = std::vector<const Operation*>;
+
+Ops opsOf(const Block& block) {
+  Ops ops;
+  for (const Operation* op : block) ops.push_back(op);
+  return ops;
+}
+
+size_t countOps(const Program& program) {
+  size_t count = 0;
+  walkOps(*program.body(), [&](const Operation*) { ++count; });
+  return count;
+}
+
+class Differ {
+ public:
+  explicit Differ(const DiffOptions& options) : options_(options) {}
+
+  ProgramDiff run(const Program& before, const Program& after) {
+    computeKeys(*before.body());
+    computeKeys(*after.body());
+    ProgramDiff diff;
+    diff.beforeOps = countOps(before);
+    diff.afterOps = countOps(after);
+    diffBlocks(*before.body(), *after.body());
+    diff.changes = std::move(changes_);
+    return diff;
+  }
+
+ private:
+  bool ignored(std::string_view key) const {
+    return std::find(options_.ignoredAttributes.begin(), options_.ignoredAttributes.end(), key) !=
+           options_.ignoredAttributes.end();
+  }
+
+  uint64_t valueCone(const Value* value) const {
+    if (!value) return 1;
+    auto it = valueCones_.find(value);
+    return it == valueCones_.end() ? 2 : it->second;
+  }
+
+  // Keys for every op of `block`, nested ones included, in definition order
+  // (a producer's cone is known before its users need it).
+  void computeKeys(const Block& block) {
+    for (size_t i = 0; i < block.arguments().size(); ++i)
+      valueCones_[block.arguments()[i]] = mix(3, i);
+    for (const Operation* op : block) {
+      OpKey key;
+      for (const AttributeEntry& entry : splitAttributes(op->attributes()))
+        if (!ignored(entry.key)) key.attributes.push_back(entry);
+      uint64_t local = mix(hashText(op->name()), op->regions().size());
+      for (const AttributeEntry& entry : key.attributes)
+        local = mix(mix(local, hashText(entry.key)), hashText(entry.value));
+      uint64_t cone = 0;
+      local = mix(local, op->numOperands());
+      for (size_t i = 0; i < op->numOperands(); ++i) {
+        const Value* value = op->operandValue(i);
+        local = mix(local, value && value->type ? hashText(value->type->text) : 0);
+        cone = mix(cone, valueCone(value));
+      }
+      local = mix(local, op->numResults());
+      for (size_t i = 0; i < op->numResults(); ++i) {
+        const Type* type = op->result(i)->type;
+        local = mix(local, type ? hashText(type->text) : 0);
+      }
+      key.local = local;
+      key.cone = mix(local, cone);
+      for (size_t i = 0; i < op->numResults(); ++i) valueCones_[op->result(i)] = mix(key.cone, i);
+      keys_[op] = std::move(key);
+      for (const Block* region : op->regions()) computeKeys(*region);
+    }
+  }
+
+  // 0: cannot be paired; else higher is a better pair.
+  int score(const Operation* a, const Operation* b) const {
+    if (a->name() != b->name() || a->regions().size() != b->regions().size()) return 0;
+    const OpKey& ka = keys_.at(a);
+    const OpKey& kb = keys_.at(b);
+    return 1 + (ka.local == kb.local ? 2 : 0) + (ka.cone == kb.cone ? 4 : 0);
+  }
+
+  // Pairs of indices (i into a, j into b), increasing in both.
+  using Pairs = std::vector<std::pair<size_t, size_t>>;
+
+  Pairs align(const Ops& a, const Ops& b) const {
+    Pairs pairs;
+    size_t prefix = 0;
+    while (prefix < a.size() && prefix < b.size() && score(a[prefix], b[prefix]) == 7) {
+      pairs.emplace_back(prefix, prefix);
+      ++prefix;
+    }
+    size_t suffix = 0;
+    while (suffix < a.size() - prefix && suffix < b.size() - prefix &&
+           score(a[a.size() - 1 - suffix], b[b.size() - 1 - suffix]) >= 3)
+      ++suffix;
+    size_t n = a.size() - prefix - suffix;
+    size_t m = b.size() - prefix - suffix;
+    Pairs middle = n * m <= options_.maxAlignmentCells ? alignBest(a, b, prefix, n, m)
+                                               : alignGreedy(a, b, prefix, n, m);
+    pairs.insert(pairs.end(), middle.begin(), middle.end());
+    for (size_t k = suffix; k > 0; --k) pairs.emplace_back(a.size() - k, b.size() - k);
+    return pairs;
+  }
+
+  // The highest-scoring alignment of a[at, at+n) with b[at, at+m).
+  Pairs alignBest(const Ops& a, const Ops& b, size_t at, size_t n, size_t m) const {
+    // best[i][j]: the best score aligning a[at+i..] with b[at+j..].
+    std::vector<uint32_t> best((n + 1) * (m + 1), 0);
+    auto cell = [&](size_t i, size_t j) -> uint32_t& { return best[i * (m + 1) + j]; };
+    for (size_t i = n; i-- > 0;)
+      for (size_t j = m; j-- > 0;) {
+        uint32_t skip = std::max(cell(i + 1, j), cell(i, j + 1));
+        int s = score(a[at + i], b[at + j]);
+        cell(i, j) = s ? std::max(skip, cell(i + 1, j + 1) + static_cast<uint32_t>(s)) : skip;
+      }
+    Pairs pairs;
+    size_t i = 0, j = 0;
+    while (i < n && j < m) {
+      int s = score(a[at + i], b[at + j]);
+      if (s && cell(i, j) == cell(i + 1, j + 1) + static_cast<uint32_t>(s)) {
+        pairs.emplace_back(at + i++, at + j++);
+      } else if (cell(i, j) == cell(i + 1, j)) {
+        ++i;
+      } else {
+        ++j;
+      }
+    }
+    return pairs;
+  }
+
+  // For huge blocks, linear time: each op of b pairs with the next unpaired
+  // op of a when they can pair at all (edits rarely reorder), else with the
+  // first op a little further on that it can pair with, else it is added. Good when little
+  // changed; a heavily edited huge block may list more than it must.
+  Pairs alignGreedy(const Ops& a, const Ops& b, size_t at, size_t n, size_t m) const {
+    constexpr size_t kWindow = 64;
+    Pairs pairs;
+    size_t nextA = at;
+    for (size_t j = at; j < at + m; ++j) {
+      size_t best = nextA;
+      int bestScore = nextA < at + n ? score(a[nextA], b[j]) : 0;
+      for (size_t i = nextA + 1; bestScore == 0 && i < std::min(at + n, nextA + kWindow); ++i)
+        if (int s = score(a[i], b[j]); s > bestScore) {
+          best = i;
+          bestScore = s;
+        }
+      if (bestScore == 0) continue;
+      pairs.emplace_back(best, j);
+      nextA = best + 1;
+    }
+    return pairs;
+  }
+
+  void diffBlocks(const Block& before, const Block& after) {
+    const auto& argsA = before.arguments();
+    const auto& argsB = after.arguments();
+    for (size_t i = 0; i < std::min(argsA.size(), argsB.size()); ++i) valueMap_[argsA[i]] = argsB[i];
+    Ops a = opsOf(before);
+    Ops b = opsOf(after);
+    size_t i = 0, j = 0;
+    for (auto [pi, pj] : align(a, b)) {
+      while (i < pi) reportAll(OpChange::Kind::Removed, a[i++]);
+      while (j < pj) reportAll(OpChange::Kind::Added, b[j++]);
+      diffPair(a[i++], b[j++]);
+    }
+    while (i < a.size()) reportAll(OpChange::Kind::Removed, a[i++]);
+    while (j < b.size()) reportAll(OpChange::Kind::Added, b[j++]);
+  }
+
+  // An added or removed op, with everything nested in it.
+  void reportAll(OpChange::Kind kind, const Operation* op) {
+    auto report = [&](const Operation* o) {
+      OpChange change;
+      change.kind = kind;
+      (kind == OpChange::Kind::Added ? change.after : change.before) = o;
+      changes_.push_back(std::move(change));
+    };
+    report(op);
+    for (const Block* region : op->regions()) walkOps(*region, report);
+  }
+
+  void diffPair(const Operation* a, const Operation* b) {
+    for (size_t i = 0; i < std::min(a->numResults(), b->numResults()); ++i)
+      valueMap_[a->result(i)] = b->result(i);
+    std::vector<std::string> differences = compare(*a, *b);
+    if (!differences.empty())
+      changes_.push_back({OpChange::Kind::Changed, a, b, std::move(differences)});
+    for (size_t r = 0; r < a->regions().size(); ++r) diffBlocks(*a->regions()[r], *b->regions()[r]);
+  }
+
+  static std::string_view typeText(const Type* type) { return type ? type->text : "<<NULL TYPE>>"; }
+
+  std::vector<std::string> compare(const Operation& a, const Operation& b) const {
+    std::vector<std::string> out;
+    compareAttributes(keys_.at(&a).attributes, keys_.at(&b).attributes, out);
+    if (a.numOperands() != b.numOperands()) out.push_back("operand count");
+    for (size_t i = 0; i < std::min(a.numOperands(), b.numOperands()); ++i) {
+      const Value* va = a.operandValue(i);
+      const Value* vb = b.operandValue(i);
+      auto mapped = valueMap_.find(va);
+      bool same = va == nullptr ? vb == nullptr : mapped != valueMap_.end() && mapped->second == vb;
+      if (!same) out.push_back(fmt::format("operand {}", i));
+      if (typeText(va ? va->type : nullptr) != typeText(vb ? vb->type : nullptr))
+        out.push_back(fmt::format("operand {} type", i));
+    }
+    if (a.numResults() != b.numResults()) out.push_back("result count");
+    for (size_t i = 0; i < std::min(a.numResults(), b.numResults()); ++i)
+      if (typeText(a.result(i)->type) != typeText(b.result(i)->type))
+        out.push_back(fmt::format("result {} type", i));
+    for (size_t r = 0; r < a.regions().size(); ++r)
+      if (a.regions()[r]->arguments().size() != b.regions()[r]->arguments().size())
+        out.push_back(fmt::format("region {} arguments", r));
+    return out;
+  }
+
+  // Attributes are compared by key (Paddle prints them sorted, but a hand
+  // edit may not): one difference per key added, removed or changed.
+  static void compareAttributes(const std::vector<AttributeEntry>& a,
+                                const std::vector<AttributeEntry>& b, std::vector<std::string>& out) {
+    auto find = [](const std::vector<AttributeEntry>& entries, std::string_view key) {
+      return std::find_if(entries.begin(), entries.end(),
+                          [&](const AttributeEntry& e) { return e.key == key; });
+    };
+    for (const AttributeEntry& entry : a) {
+      auto other = find(b, entry.key);
+      if (other == b.end()) out.push_back(fmt::format("attribute {} removed", entry.key));
+      else if (other->value != entry.value) out.push_back(fmt::format("attribute {}", entry.key));
+    }
+    for (const AttributeEntry& entry : b)
+      if (find(a, entry.key) == a.end()) out.push_back(fmt::format("attribute {} added", entry.key));
+  }
+
+  const DiffOptions& options_;
+  std::unordered_map<const Operation*, OpKey> keys_;
+  std::unordered_map<const Value*, uint64_t> valueCones_;
+  std::unordered_map<const Value*, const Value*> valueMap_;  // before → after
+  std::vector<OpChange> changes_;
+};
+
+size_t lineOf(const SourceFile& source, const Operation* op) {
+  return source.lineCol(op->location()).line;
+}
+
+}  // namespace
+
+size_t ProgramDiff::count(OpChange::Kind kind) const {
+  return static_cast<size_t>(std::count_if(changes.begin(), changes.end(),
+                                           [&](const OpChange& c) { return c.kind == kind; }));
+}
+
+ProgramDiff diffPrograms(const Program& before, const Program& after, const DiffOptions& options) {
+  return Differ(options).run(before, after);
+}
+
+std::string formatDiff(const ProgramDiff& diff, const SourceFile& before, const SourceFile& after) {
+  if (diff.equal()) return {};
+  std::string out = fmt::format("--- {}\n+++ {}\n", before.name(), after.name());
+  for (const OpChange& change : diff.changes) {
+    std::string lines;
+    if (change.before) lines += fmt::format("-{}\n", before.lineAt(change.before->location()));
+    if (change.after) lines += fmt::format("+{}\n", after.lineAt(change.after->location()));
+    switch (change.kind) {
+      case OpChange::Kind::Added:
+        out += fmt::format("@@ +{} @@ added {}\n", lineOf(after, change.after), change.after->name());
+        break;
+      case OpChange::Kind::Removed:
+        out += fmt::format("@@ -{} @@ removed {}\n", lineOf(before, change.before),
+                           change.before->name());
+        break;
+      case OpChange::Kind::Changed:
+        out += fmt::format("@@ -{} +{} @@ changed {}: {}\n", lineOf(before, change.before),
+                           lineOf(after, change.after), change.before->name(),
+                           fmt::join(change.differences, ", "));
+        break;
+    }
+    out += lines;
+  }
+  return out;
+}
+
+std::string formatDiffStat(const ProgramDiff& diff) {
+  return fmt::format("{} ops added, {} removed, {} changed ({} ops -> {} ops)\n",
+                     diff.count(OpChange::Kind::Added), diff.count(OpChange::Kind::Removed),
+                     diff.count(OpChange::Kind::Changed), diff.beforeOps, diff.afterOps);
+}
+
+}  // namespace reshardctl

@@ -1,0 +1,57 @@
+// A semantic diff of two programs: ops are aligned per block by structure,
+// not by text, so renumbered values are no difference. Values correspond when
+// their defining ops were matched (result i ↔ result i) or they are the same
+// argument of matched blocks.
+//
+// Alignment: a weighted longest common subsequence over each block's ops.
+// Two ops can be paired only when their names and region counts agree; a pair
+// scores more when its attributes and types agree, and more again when the
+// ops it reads from are alike all the way up (a hash over the op's input
+// cone). So an inserted op shows as added, and the op whose operand it feeds
+// shows as changed rather than removed and re-added.
+#pragma once
+
+#include <cstddef>
+#include <string>
+#include <vector>
+
+#include "ir/ir.h"
+#include "ir/source.h"
+
+namespace reshardctl {
+
+struct DiffOptions {
+  std::vector<std::string> ignoredAttributes;  // keys left out of every comparison
+  // Above this many DP cells (per block, after trimming equal ends) the
+  // alignment falls back to a greedy one, so memory and time stay linear.
+  size_t maxAlignmentCells = size_t{1} << 22;
+};
+
+struct OpChange {
+  enum class Kind { Added, Removed, Changed };
+  Kind kind = Kind::Changed;
+  const Operation* before = nullptr;  // Removed, Changed
+  const Operation* after = nullptr;   // Added, Changed
+  // Changed: what differs, e.g. "attribute stop_gradient", "operand 0",
+  // "operand 0 type", "result 1 type", "operand count".
+  std::vector<std::string> differences;
+};
+
+struct ProgramDiff {
+  std::vector<OpChange> changes;  // in file order
+  size_t beforeOps = 0;           // nested ops included
+  size_t afterOps = 0;
+
+  bool equal() const { return changes.empty(); }
+  size_t count(OpChange::Kind kind) const;
+};
+
+ProgramDiff diffPrograms(const Program& before, const Program& after, const DiffOptions& options);
+
+// A unified-diff-like listing: `--- A` / `+++ B`, then per change a header
+// `@@ -LINE +LINE @@ changed NAME: what` and the source lines, `-`/`+` marked.
+std::string formatDiff(const ProgramDiff& diff, const SourceFile& before, const SourceFile& after);
+// One line: "2 ops added, 0 removed, 2 changed (29 ops -> 31 ops)".
+std::string formatDiffStat(const ProgramDiff& diff);
+
+}  // namespace reshardctl

@@ -1,0 +1,203 @@
+#include "report/plan_output.h"
+
+#include <algorithm>
+#include <cmath>
+
+#include <fmt/format.h>
+#include <fmt/ranges.h>
+
+#include "reshard/placement.h"
+
+namespace reshardctl {
+
+namespace {
+
+using Json = nlohmann::ordered_json;
+
+double roundedUs(double us) { return std::round(us * 1000.0) / 1000.0; }
+
+std::string shapeText(const ReshardRequest& request) {
+  std::vector<std::string> parts;
+  for (int64_t extent : request.shape) parts.push_back(extent < 0 ? "?" : std::to_string(extent));
+  parts.emplace_back(dtypeName(request.dtype));
+  return fmt::format("{}", fmt::join(parts, "x"));
+}
+
+std::string groupsText(const Step& step) {
+  std::vector<std::string> parts;
+  for (const auto& group : step.groups)
+    parts.push_back(step.kind == StepKind::SendRecv ? fmt::format("{}->{}", group[0], group[1])
+                                                    : fmt::format("[{}]", fmt::join(group, ",")));
+  return fmt::format("{}", fmt::join(parts, " "));
+}
+
+std::string tensorDimText(const Step& step) {
+  if (step.kind == StepKind::AllToAll) return fmt::format("{}->{}", step.fromTensorDim, step.tensorDim);
+  if (step.tensorDim >= 0) return std::to_string(step.tensorDim);
+  if (step.fromTensorDim >= 0) return std::to_string(step.fromTensorDim);
+  return "-";
+}
+
+// Rows of cells printed as left-aligned columns two spaces apart.
+std::string columns(const std::vector<std::vector<std::string>>& rows, const std::string& indent) {
+  std::vector<size_t> widths;
+  for (const auto& row : rows)
+    for (size_t i = 0; i < row.size(); ++i) {
+      if (widths.size() <= i) widths.push_back(0);
+      widths[i] = std::max(widths[i], row[i].size());
+    }
+  std::string text;
+  for (const auto& row : rows) {
+    std::string line = indent;
+    for (size_t i = 0; i < row.size(); ++i)
+      line += i + 1 == row.size() ? row[i] : fmt::format("{:<{}}  ", row[i], widths[i]);
+    text += line + "\n";
+  }
+  return text;
+}
+
+std::string stepTable(const Plan& plan) {
+  std::vector<std::vector<std::string>> rows = {
+      {"#", "step", "mesh dim", "tensor dim", "reduce", "groups", "bytes/rank", "after", "est us"}};
+  for (size_t i = 0; i < plan.steps.size(); ++i) {
+    const Step& step = plan.steps[i];
+    rows.push_back({std::to_string(i + 1), std::string(stepKindName(step.kind)),
+                    step.meshDim < 0 ? "-" : std::to_string(step.meshDim), tensorDimText(step),
+                    step.reduce ? std::string(reduceTypeName(*step.reduce)) : "-", groupsText(step),
+                    std::to_string(step.bytesPerRank), placementsText(step.to.placements),
+                    fmt::format("{:.2f}", step.estUs)});
+  }
+  return columns(rows, "  ");
+}
+
+std::string reportText(const ReshardReport& report) {
+  std::string text = fmt::format("line {}: {} = dist_op.reshard({})  {}\n", report.line, report.result,
+                                 report.input, shapeText(report.request));
+  if (!report.plan) return text + fmt::format("  no plan: {}\n", report.error);
+  const Plan& plan = *report.plan;
+  text += fmt::format("  src  {}\n  dst  {}\n", layoutText(plan.src), layoutText(plan.dst));
+  if (plan.steps.empty()) return text + "  no steps: every rank already holds its piece\n";
+  text += stepTable(plan);
+  text += fmt::format("  estimated {:.2f} us{}\n", plan.estUs,
+                      plan.shapeKnown ? "" : " (unknown dims counted as 1)");
+  return text;
+}
+
+std::string costModelText(const CostModel& costs) {
+  std::vector<std::string> dims;
+  for (size_t i = 0; i < costs.meshDims.size(); ++i)
+    dims.push_back(fmt::format("mesh dim {}: {:g} GB/s, {:g} us/hop", i, costs.meshDims[i].bandwidthGBs,
+                               costs.meshDims[i].latencyUs));
+  dims.push_back(fmt::format("{}: {:g} GB/s, {:g} us/hop", costs.meshDims.empty() ? "every mesh dim" : "other dims",
+                             costs.link.bandwidthGBs, costs.link.latencyUs));
+  return fmt::format("cost model: {}; between meshes {:g} GB/s, {:g} us; {:g} us per collective\n",
+                     fmt::join(dims, "; "), costs.crossMesh.bandwidthGBs, costs.crossMesh.latencyUs, costs.launchUs);
+}
+
+Json layoutJson(const Layout& layout, size_t tensorRank) {
+  const TensorDistAttr attr = toDistAttr(layout, static_cast<int64_t>(tensorRank));
+  Json partials = Json::array();
+  for (const PartialDim& partial : attr.partials)
+    partials.push_back({{"mesh_dim", partial.meshDim}, {"reduce", reduceTypeName(partial.reduce)}});
+  Json placements = Json::array();
+  for (const Placement& placement : layout.placements) placements.push_back(placementText(placement));
+  return {{"mesh", layout.mesh.shape},
+          {"process_ids", layout.mesh.idsKnown ? Json(layout.mesh.processIds) : Json(nullptr)},
+          {"dims_mapping", attr.dimsMapping},
+          {"partial", partials},
+          {"placements", placements}};
+}
+
+Json optionalDim(int64_t dim) { return dim < 0 ? Json(nullptr) : Json(dim); }
+
+Json stepJson(const Step& step) {
+  Json placements = Json::array();
+  for (const Placement& placement : step.to.placements) placements.push_back(placementText(placement));
+  return {{"kind", stepKindName(step.kind)},
+          {"mesh_dim", optionalDim(step.meshDim)},
+          {"reduce", step.reduce ? Json(reduceTypeName(*step.reduce)) : Json(nullptr)},
+          {"tensor_dim", optionalDim(step.tensorDim)},
+          {"from_tensor_dim", optionalDim(step.fromTensorDim)},
+          {"groups", step.groups},
+          {"bytes_per_rank", step.bytesPerRank},
+          {"est_us", roundedUs(step.estUs)},
+          {"placements", placements}};
+}
+
+Json reportJson(const ReshardReport& report) {
+  Json json = {{"line", report.line}, {"result", report.result}, {"input", report.input},
+               {"shape", report.request.shape}, {"dtype", dtypeName(report.request.dtype)}};
+  if (!report.plan) {
+    json["error"] = report.error;
+    return json;
+  }
+  const Plan& plan = *report.plan;
+  json["src"] = layoutJson(plan.src, plan.shape.size());
+  json["dst"] = layoutJson(plan.dst, plan.shape.size());
+  json["steps"] = Json::array();
+  for (const Step& step : plan.steps) json["steps"].push_back(stepJson(step));
+  json["est_us"] = roundedUs(plan.estUs);
+  json["shape_known"] = plan.shapeKnown;
+  return json;
+}
+
+Json linkJson(const LinkSpec& link) {
+  return {{"bandwidth_gbs", link.bandwidthGBs}, {"latency_us", link.latencyUs}};
+}
+
+struct Totals {
+  size_t steps = 0;
+  double estUs = 0;
+};
+
+Totals totals(const std::vector<ReshardReport>& reports) {
+  Totals sum;
+  for (const ReshardReport& report : reports)
+    if (report.plan) {
+      sum.steps += report.plan->steps.size();
+      sum.estUs += report.plan->estUs;
+    }
+  return sum;
+}
+
+}  // namespace
+
+std::string planTotalText(const std::vector<ReshardReport>& reports) {
+  const Totals sum = totals(reports);
+  return fmt::format("{} reshard{}, {} step{}, estimated {:.2f} us", reports.size(), reports.size() == 1 ? "" : "s",
+                     sum.steps, sum.steps == 1 ? "" : "s", sum.estUs);
+}
+
+std::string formatPlanTable(const std::vector<ReshardReport>& reports, const CostModel& costs) {
+  std::string text;
+  for (const ReshardReport& report : reports) text += reportText(report) + "\n";
+  return text + "total: " + planTotalText(reports) + "\n" + costModelText(costs);
+}
+
+Json planJson(const std::vector<ReshardReport>& reports, const CostModel& costs) {
+  Json json;
+  json["reshards"] = Json::array();
+  for (const ReshardReport& report : reports) json["reshards"].push_back(reportJson(report));
+  const Totals sum = totals(reports);
+  json["total"] = {{"reshards", reports.size()}, {"steps", sum.steps}, {"est_us", roundedUs(sum.estUs)}};
+  Json meshDims = Json::array();
+  for (const LinkSpec& link : costs.meshDims) meshDims.push_back(linkJson(link));
+  json["cost_model"] = {{"mesh_dims", meshDims},
+                        {"other_mesh_dims", linkJson(costs.link)},
+                        {"cross_mesh", linkJson(costs.crossMesh)},
+                        {"launch_us", costs.launchUs},
+                        {"local_bandwidth_gbs", costs.localBandwidthGBs},
+                        {"local_launch_us", costs.localLaunchUs}};
+  return json;
+}
+
+std::string planJsonText(const std::vector<ReshardReport>& reports, const CostModel& costs) {
+  const Json json = planJson(reports, costs);
+  std::string text = "{\"reshards\":[";
+  const Json& list = json["reshards"];
+  for (size_t i = 0; i < list.size(); ++i) text += (i == 0 ? "\n" : ",\n") + list[i].dump();
+  text += "\n],\n\"total\":" + json["total"].dump() + ",\n\"cost_model\":" + json["cost_model"].dump() + "}\n";
+  return text;
+}
+
+}  // namespace reshardctl

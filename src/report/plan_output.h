@@ -1,0 +1,33 @@
+// How `plan` shows its reports: a readable table per reshard with a total, or
+// JSON for tools (`--json`).
+#pragma once
+
+#include <string>
+#include <vector>
+
+#include <nlohmann/json.hpp>
+
+#include "report/reshard_report.h"
+#include "reshard/cost_model.h"
+
+namespace reshardctl {
+
+std::string formatPlanTable(const std::vector<ReshardReport>& reports, const CostModel& costs);
+
+// {"reshards":[{"line":N,"result":"%9","input":"%8","shape":[..],"dtype":"f32",
+//   "src":LAYOUT,"dst":LAYOUT,"steps":[{"kind":"all_reduce","mesh_dim":0,
+//   "reduce":"SUM","tensor_dim":null,"from_tensor_dim":null,"groups":[[0,1]],
+//   "bytes_per_rank":128,"est_us":..,"placements":[..after..]}],"est_us":..}],
+//  "total":{"reshards":..,"steps":..,"est_us":..},"cost_model":{..}}
+// LAYOUT: {"mesh":[2],"process_ids":[0,1] or null,"dims_mapping":[..],
+//          "partial":[{"mesh_dim":0,"reduce":"SUM"}],"placements":["P(SUM)"]}.
+// Times are rounded to 1e-3 µs so that the output is stable.
+nlohmann::ordered_json planJson(const std::vector<ReshardReport>& reports, const CostModel& costs);
+// planJson as text: one reshard per line, so that files diff well.
+std::string planJsonText(const std::vector<ReshardReport>& reports, const CostModel& costs);
+
+// "2 reshards, 3 steps, estimated 15.60 us": the summary line of both outputs
+// and of `apply --stats`.
+std::string planTotalText(const std::vector<ReshardReport>& reports);
+
+}  // namespace reshardctl

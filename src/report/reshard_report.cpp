@@ -1,0 +1,200 @@
+#include "report/reshard_report.h"
+
+#include <algorithm>
+#include <map>
+#include <memory>
+
+#include <fmt/format.h>
+#include <fmt/ranges.h>
+
+#include "ir/dtype.h"
+#include "syntax/printer.h"
+
+namespace reshardctl {
+
+namespace {
+
+constexpr std::string_view kReshardName = "dist_op.reshard";
+
+// The dist attr of a value, or of the op's own entry when the value is gone
+// (a <<NULL VALUE>> operand left by pruning).
+TensorDistAttr layoutOf(const Value* value, const std::vector<DistEntry>* entries) {
+  if (value && value->dist) return *value->dist;
+  if (entries && !entries->empty() && entries->front().kind == DistEntry::Kind::Tensor)
+    return entries->front().tensor;
+  throw PlanError("the reshard's layout is unknown (no distributed type and no op_dist_attr entry)");
+}
+
+const Type* tensorTypeOf(const Operation& reshard) {
+  for (const Value* value : {reshard.operandValue(0), reshard.result(0)})
+    if (value && value->type && value->type != pendingType() && value->type->isTensor()) return value->type;
+  throw PlanError("neither the reshard's input nor its result has a tensor type");
+}
+
+std::vector<int64_t> idsWithout(const ProcessMesh& all, const ProcessMesh& taken) {
+  std::vector<int64_t> rest;
+  for (int64_t id : all.processIds)
+    if (std::find(taken.processIds.begin(), taken.processIds.end(), id) == taken.processIds.end())
+      rest.push_back(id);
+  return rest;
+}
+
+// Fills in the ids of `mesh` (known only by its shape) from the ops around it.
+void resolveIds(ProcessMesh& mesh, const ProcessMesh& otherSide, const Operation& reshard, const Value* value) {
+  if (mesh.idsKnown) return;
+  for (const Operand* use = value ? value->firstUse : nullptr; use; use = use->nextUse()) {
+    const OpDistAttr* attr = use->owner()->distAttr();
+    if (attr && attr->mesh.idsKnown && attr->mesh.shape == mesh.shape) {
+      mesh = attr->mesh;
+      return;
+    }
+  }
+  const ProcessMesh& opMesh = reshard.distAttr() ? reshard.distAttr()->mesh : otherSide;
+  if (!opMesh.idsKnown) return;
+  if (opMesh.shape == mesh.shape) {  // the op mesh is this mesh (equal meshes are not merged)
+    mesh = opMesh;
+    return;
+  }
+  std::vector<int64_t> rest = otherSide.idsKnown ? idsWithout(opMesh, otherSide) : std::vector<int64_t>{};
+  if (static_cast<int64_t>(rest.size()) == mesh.size()) {
+    mesh.processIds = std::move(rest);
+    mesh.idsKnown = true;
+  }
+}
+
+// Programs repeat the same reshard many times (every layer, forward and
+// backward): each distinct request is planned once.
+class PlanCache {
+ public:
+  explicit PlanCache(const CostModel& costs) : costs_(costs) {}
+
+  const Plan& planFor(const ReshardRequest& request) {
+    const std::string key =
+        fmt::format("{}|{}|{}|{}", fmt::join(request.shape, "x"), dtypeName(request.dtype),
+                    layoutText(toLayout(request.src)), layoutText(toLayout(request.dst)));
+    auto found = plans_.find(key);
+    if (found == plans_.end()) found = plans_.emplace(key, planMinCost(request, costs_)).first;
+    return found->second;
+  }
+
+ private:
+  const CostModel& costs_;
+  std::map<std::string, Plan> plans_;
+};
+
+ReshardReport planOne(const Operation& reshard, const ValueNames& names, PlanCache& cache, const LineOf& lineOf) {
+  ReshardReport report;
+  report.op = &reshard;
+  report.line = lineOf(reshard);
+  report.result = names.name(reshard.result(0));
+  report.input = names.name(reshard.operandValue(0));
+  try {
+    report.request = resolveReshardRequest(reshard);
+    report.plan = cache.planFor(report.request);
+  } catch (const PlanError& error) {
+    report.error = error.what();
+  } catch (const LayoutError& error) {
+    report.error = error.what();
+  }
+  return report;
+}
+
+}  // namespace
+
+LineOf sourceLines(const SourceFile& source) {
+  return [&source](const Operation& op) { return source.lineCol(op.location()).line; };
+}
+
+LineOf printedLines(const Program& program, std::string printed) {
+  // Result names are unique in a printed program, so "(%N) = "dist_op.reshard""
+  // finds the line.
+  auto linesByName = std::make_shared<std::map<std::string, size_t>>();
+  size_t line = 1;
+  for (size_t start = 0; start < printed.size(); ++line) {
+    size_t end = printed.find('\n', start);
+    if (end == std::string::npos) end = printed.size();
+    const std::string_view text(printed.data() + start, end - start);
+    const size_t open = text.find("(%");
+    const size_t marker = text.find(") = \"dist_op.reshard\"");
+    if (open != std::string_view::npos && marker != std::string_view::npos && open < marker)
+      (*linesByName)[std::string(text.substr(open + 1, marker - open - 1))] = line;
+    start = end + 1;
+  }
+  auto names = std::make_shared<ValueNames>(program);
+  return [linesByName, names](const Operation& op) {
+    auto found = linesByName->find(names->name(op.result(0)));
+    return found == linesByName->end() ? size_t{0} : found->second;
+  };
+}
+
+ReshardRequest resolveReshardRequest(const Operation& reshard) {
+  if (reshard.numOperands() != 1 || reshard.numResults() != 1)
+    throw PlanError("a dist_op.reshard has one operand and one result");
+  const OpDistAttr* attr = reshard.distAttr();
+  ReshardRequest request;
+  const Type* type = tensorTypeOf(reshard);
+  request.shape = type->dims;
+  const std::optional<DType> dtype = parseDType(type->dtype);
+  if (!dtype) throw PlanError(fmt::format("unknown element type '{}'", type->dtype));
+  request.dtype = *dtype;
+  request.src = layoutOf(reshard.operandValue(0), attr ? &attr->operands : nullptr);
+  request.dst = layoutOf(reshard.result(0), attr ? &attr->results : nullptr);
+  resolveIds(request.src.mesh, request.dst.mesh, reshard, nullptr);
+  resolveIds(request.dst.mesh, request.src.mesh, reshard, reshard.result(0));
+  return request;
+}
+
+std::vector<ReshardReport> planReshardOps(const Program& program, const std::vector<Operation*>& ops,
+                                          const CostModel& costs, const LineOf& lineOf) {
+  const ValueNames names(program);
+  PlanCache cache(costs);
+  std::vector<ReshardReport> reports;
+  for (const Operation* op : ops) reports.push_back(planOne(*op, names, cache, lineOf));
+  return reports;
+}
+
+std::vector<ReshardReport> planProgramReshards(const Program& program, const CostModel& costs,
+                                               const LineOf& lineOf) {
+  std::vector<Operation*> reshards;
+  walkOps(*program.body(), [&](Operation* op) {
+    if (op->name() == kReshardName) reshards.push_back(op);
+  });
+  return planReshardOps(program, reshards, costs, lineOf);
+}
+
+namespace {
+
+// Where to point a diagnostic about a reshard: its own line, or for one a pass
+// inserted (it has no place in the input) the line of the op that uses it.
+size_t diagnosticOffset(const Operation& reshard) {
+  if (reshard.location() != 0) return reshard.location();
+  const Operand* use = reshard.result(0)->firstUse;
+  return use ? use->owner()->location() : 0;
+}
+
+bool reportUnplannable(const std::vector<ReshardReport>& reports, DiagnosticEngine& diagnostics) {
+  bool ok = true;
+  for (const ReshardReport& report : reports) {
+    if (report.plan) continue;
+    diagnostics.error(diagnosticOffset(*report.op), 1,
+                      fmt::format("cannot plan the reshard of {}: {}", report.input, report.error));
+    ok = false;
+  }
+  return ok;
+}
+
+}  // namespace
+
+bool reportLoadedReshards(Program& program, const SourceFile& source, const PartitionOptions* pass,
+                          const CostModel& costs, DiagnosticEngine& diagnostics,
+                          std::vector<ReshardReport>* reports) {
+  LineOf lineOf = sourceLines(source);
+  if (pass) {
+    if (!applyPartitionPass(program, diagnostics, *pass).ok) return false;
+    lineOf = printedLines(program, printProgramToString(program));  // the reshards are new lines
+  }
+  *reports = planProgramReshards(program, costs, lineOf);
+  return reportUnplannable(*reports, diagnostics);
+}
+
+}  // namespace reshardctl

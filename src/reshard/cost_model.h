@@ -1,0 +1,51 @@
+// The alpha-beta cost model the planner minimises: every collective pays a launch
+// latency, a per-hop latency on its mesh dim's link, and its bus bytes over that
+// link's bandwidth, with the ring factors nccl-tests uses to turn algorithm
+// bandwidth into bus bandwidth (all_reduce 2(k-1)/k, the others (k-1)/k).
+//
+// Defaults describe one NVLink4 node of H100/H200 GPUs (docs/nccl.md §3.4, peers.md
+// §1.3): 370 GB/s bus bandwidth per direction, the NCCL ring figure for
+// all_gather/reduce_scatter/all-to-all; 0.6 µs per hop and 6.6 µs per launch, as
+// DTensor's model. A move between meshes is a pipeline hop, usually to another
+// node: 50 GB/s (one 400 Gb/s NDR NIC per GPU) and 2.7 µs (DTensor's inter-host
+// latency). Local steps copy in HBM: 2400 GB/s (4.8 TB/s read plus write) and
+// 2 µs per kernel launch.
+#pragma once
+
+#include <cstdint>
+#include <vector>
+
+#include "reshard/plan.h"
+
+namespace reshardctl {
+
+struct LinkSpec {
+  double bandwidthGBs = 370.0;  // bus bandwidth, GB/s (1e9 bytes)
+  double latencyUs = 0.6;       // per ring hop
+};
+
+struct CostModel {
+  std::vector<LinkSpec> meshDims;  // per mesh dim; dims past the end use `link`
+  LinkSpec link;
+  LinkSpec crossMesh{50.0, 2.7};
+  double launchUs = 6.6;
+  double localBandwidthGBs = 2400.0;
+  double localLaunchUs = 2.0;
+
+  const LinkSpec& linkFor(int64_t meshDim) const;
+  // Links from per-mesh-dim lists (`--bandwidth 370,50 --latency 0.6`): entry i
+  // describes mesh dim i, and the last entry of each list also every dim past it.
+  // An empty list keeps the current default.
+  void setMeshDimLinks(const std::vector<double>& bandwidthsGBs, const std::vector<double>& latenciesUs);
+
+  // A collective on groups of `groupSize` ranks along `meshDim`, whose per-rank
+  // buffer is `bytesPerRank` (see Step::bytesPerRank). Groups of one cost nothing.
+  double collectiveUs(StepKind kind, int64_t groupSize, int64_t bytesPerRank, int64_t meshDim) const;
+  // A send_recv in which no process sends or receives more than `maxBytes`
+  // across the link; moves that stay on one process are free.
+  double sendRecvUs(int64_t maxBytes) const;
+  // A local step writing `bytes` per rank.
+  double localUs(int64_t bytes) const;
+};
+
+}  // namespace reshardctl

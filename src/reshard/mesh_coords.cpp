@@ -1,0 +1,47 @@
+#include "reshard/mesh_coords.h"
+
+namespace reshardctl {
+
+MeshCoord meshCoord(const ProcessMesh& mesh, int64_t position) {
+  MeshCoord coord(mesh.shape.size(), 0);
+  for (size_t i = mesh.shape.size(); i-- > 0;) {
+    coord[i] = position % mesh.shape[i];
+    position /= mesh.shape[i];
+  }
+  return coord;
+}
+
+int64_t meshPosition(const ProcessMesh& mesh, const MeshCoord& coord) {
+  int64_t position = 0;
+  for (size_t i = 0; i < mesh.shape.size(); ++i) position = position * mesh.shape[i] + coord[i];
+  return position;
+}
+
+int64_t processIdAt(const ProcessMesh& mesh, int64_t position) {
+  if (!mesh.idsKnown || mesh.processIds.empty()) return position;
+  return mesh.processIds[static_cast<size_t>(position)];
+}
+
+std::vector<int64_t> processIds(const ProcessMesh& mesh) {
+  std::vector<int64_t> ids;
+  for (int64_t position = 0; position < mesh.size(); ++position) ids.push_back(processIdAt(mesh, position));
+  return ids;
+}
+
+std::vector<std::vector<int64_t>> groupsAlong(const ProcessMesh& mesh, int64_t meshDim) {
+  std::vector<std::vector<int64_t>> groups;
+  const size_t dim = static_cast<size_t>(meshDim);
+  for (int64_t position = 0; position < mesh.size(); ++position) {
+    MeshCoord coord = meshCoord(mesh, position);
+    if (coord[dim] != 0) continue;  // each group is listed once, from its first member
+    std::vector<int64_t> group;
+    for (int64_t along = 0; along < mesh.shape[dim]; ++along) {
+      coord[dim] = along;
+      group.push_back(processIdAt(mesh, meshPosition(mesh, coord)));
+    }
+    groups.push_back(std::move(group));
+  }
+  return groups;
+}
+
+}  // namespace reshardctl

@@ -1,0 +1,65 @@
+// A reshard plan: the primitives that turn a tensor laid out one way into the
+// same tensor laid out another way, each on the groups of ranks along one mesh dim
+// (or, for send_recv, between two meshes).
+#pragma once
+
+#include <cstdint>
+#include <optional>
+#include <string_view>
+#include <vector>
+
+#include "ir/dtype.h"
+#include "reshard/placement.h"
+
+namespace reshardctl {
+
+enum class StepKind : uint8_t {
+  AllReduce,      // P(r) -> R
+  ReduceScatter,  // P(r) -> S(tensorDim)
+  AllGather,      // S(tensorDim) -> R
+  AllToAll,       // S(fromTensorDim) -> S(tensorDim)
+  Slice,          // R -> S(tensorDim), local
+  PartialInit,    // R or S(fromTensorDim) -> P(r), local: see Step
+  SendRecv,       // one mesh -> another
+};
+
+std::string_view stepKindName(StepKind kind);  // "all_reduce", ..., "send_recv"
+
+struct Step {
+  StepKind kind = StepKind::AllReduce;
+  int64_t meshDim = -1;  // -1 for send_recv
+  std::optional<ReduceType> reduce;  // all_reduce, reduce_scatter, partial_init
+  // The tensor dim the step splits or gathers: scattered by reduce_scatter,
+  // gathered by all_gather, kept by slice, split by all_to_all.
+  int64_t tensorDim = -1;
+  // all_to_all: the dim that stops being split. partial_init: -1 from a
+  // replicated value (the first rank of each group keeps it, the others get the
+  // identity; AVG: every rank keeps it), else the dim each rank's chunk came from
+  // (every rank keeps its own chunk and fills the rest with the identity, so each
+  // element is still held by exactly one rank of the group).
+  int64_t fromTensorDim = -1;
+  // Collective steps: process ids per group, ordered by mesh coordinate.
+  // send_recv: [source, destination] pairs.
+  std::vector<std::vector<int64_t>> groups;
+  // The largest per-rank buffer the primitive takes: the NCCL send buffer of a
+  // collective (padded to full chunks), the most bytes one process sends or
+  // receives in a send_recv, the output piece of a local step.
+  int64_t bytesPerRank = 0;
+  double estUs = 0;
+  Layout from;  // layout before the step
+  Layout to;    // layout after it
+};
+
+struct Plan {
+  Layout src;
+  Layout dst;
+  std::vector<int64_t> shape;  // global shape; unknown (-1) dims were costed as 1
+  DType dtype = DType::F32;
+  bool shapeKnown = true;
+  std::vector<Step> steps;
+  double estUs = 0;
+
+  bool crossMesh() const { return !(src.mesh == dst.mesh); }
+};
+
+}  // namespace reshardctl

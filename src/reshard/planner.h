@@ -1,0 +1,49 @@
+// Plans a reshard: the cheapest sequence of primitives (transition.h) from the
+// source layout to the destination layout under a cost model.
+//
+// planMinCost runs Dijkstra over layouts, as DTensor's min-cost planner does. The
+// states are the placements Paddle can express (each tensor dim split by at most
+// one mesh dim), using only the reduce types of the source and the destination.
+// Between meshes the states are (side, placements): edges on the source mesh,
+// send_recv edges from the source mesh to the destination mesh (rank to rank with
+// equal placements on equal mesh shapes, by intersection between any two layouts
+// without partials), then edges on the destination mesh; so the layout changes
+// happen on whichever side is cheaper.
+//
+// planGreedy is the per-mesh-dim plan Paddle's SameNdMesh lowering builds, kept
+// to compare against: partial dims to R (lowest first), split dims to R (highest
+// first), then R to the destination's partials (highest first) and splits
+// (lowest first); between meshes: rank to rank and then the rest on the
+// destination mesh when mesh shapes are equal, else replicate, send, and split.
+#pragma once
+
+#include <cstdint>
+#include <stdexcept>
+#include <vector>
+
+#include "ir/dist_attr.h"
+#include "reshard/cost_model.h"
+#include "reshard/plan.h"
+
+namespace reshardctl {
+
+struct ReshardRequest {
+  std::vector<int64_t> shape;  // global shape; -1 for unknown dims
+  DType dtype = DType::F32;
+  TensorDistAttr src;
+  TensorDistAttr dst;
+};
+
+// Raised when a request has no plan: a dist attr that does not fit the tensor or
+// its mesh, or a destination no primitive sequence reaches (an ANY/ALL partial
+// below a partial of another type cannot be made: its pieces would have to be
+// 0/1 while the outer pieces are not). Valid reshards never raise it.
+class PlanError : public std::runtime_error {
+ public:
+  using std::runtime_error::runtime_error;
+};
+
+Plan planMinCost(const ReshardRequest& request, const CostModel& costs);
+Plan planGreedy(const ReshardRequest& request, const CostModel& costs);
+
+}  // namespace reshardctl

@@ -1,0 +1,323 @@
+#include "reshard/planner.h"
+
+#include <doctest/doctest.h>
+
+#include <random>
+
+#include "exec/cpu_executor.h"
+#include "exec/reference_data.h"
+
+using namespace reshardctl;
+
+namespace {
+
+using Groups = std::vector<std::vector<int64_t>>;
+
+const ProcessMesh kMesh2{{2}, {0, 1}, true};
+const ProcessMesh kMesh2x2{{2, 2}, {0, 1, 2, 3}, true};
+
+TensorDistAttr attrOn(const ProcessMesh& mesh, std::vector<int64_t> dims, std::vector<PartialDim> partials = {}) {
+  TensorDistAttr attr;
+  attr.mesh = mesh;
+  attr.dimsMapping = std::move(dims);
+  attr.partials = std::move(partials);
+  return attr;
+}
+
+ReshardRequest request(std::vector<int64_t> shape, TensorDistAttr src, TensorDistAttr dst,
+                       DType dtype = DType::F32) {
+  return {std::move(shape), dtype, std::move(src), std::move(dst)};
+}
+
+std::vector<StepKind> kinds(const Plan& plan) {
+  std::vector<StepKind> result;
+  for (const Step& step : plan.steps) result.push_back(step.kind);
+  return result;
+}
+
+// Runs the plan on random data and says whether every rank ends with its piece.
+void checkExecutes(const Plan& plan, uint64_t seed = 1) {
+  std::mt19937_64 rng(seed);
+  const GlobalTensor global = randomGlobalTensor(plan.shape, plan.dtype, false, rng);
+  DistTensor tensor = makeSourcePieces(global, plan.src, rng);
+  executePlan(plan, tensor);
+  const PieceCheck check = checkDestinationPieces(tensor, global);
+  CHECK_MESSAGE(check.ok(), check.problem, " max error ", check.maxError);
+}
+
+const CostModel kCosts;
+
+}  // namespace
+
+TEST_CASE("planner 1-D: P(SUM) -> R is one all_reduce over the mesh") {
+  const Plan plan = planMinCost(request({4, 8}, attrOn(kMesh2, {-1, -1}, {{0, ReduceType::Sum}}),
+                                        attrOn(kMesh2, {-1, -1})), kCosts);
+  REQUIRE(plan.steps.size() == 1);
+  const Step& step = plan.steps[0];
+  CHECK(step.kind == StepKind::AllReduce);
+  CHECK(step.meshDim == 0);
+  CHECK(step.reduce == ReduceType::Sum);
+  CHECK(step.groups == Groups{{0, 1}});
+  CHECK(step.bytesPerRank == 4 * 8 * 4);
+  CHECK(plan.estUs == doctest::Approx(kCosts.collectiveUs(StepKind::AllReduce, 2, 128, 0)));
+  checkExecutes(plan);
+}
+
+TEST_CASE("planner 1-D: P(r) -> S is a reduce_scatter, for every reduce type") {
+  for (ReduceType type : {ReduceType::Sum, ReduceType::Max, ReduceType::Min, ReduceType::Product,
+                          ReduceType::Avg, ReduceType::Any, ReduceType::All}) {
+    CAPTURE(reduceTypeName(type));
+    const DType dtype = type == ReduceType::Any || type == ReduceType::All ? DType::Bool : DType::F32;
+    const Plan plan = planMinCost(request({4, 8}, attrOn(kMesh2, {-1, -1}, {{0, type}}), attrOn(kMesh2, {-1, 0}),
+                                          dtype), kCosts);
+    REQUIRE(plan.steps.size() == 1);
+    CHECK(plan.steps[0].kind == StepKind::ReduceScatter);
+    CHECK(plan.steps[0].reduce == type);
+    CHECK(plan.steps[0].tensorDim == 1);
+    CHECK(plan.steps[0].bytesPerRank == 2 * 4 * 4 * dtypeSize(dtype));  // k blocks of the 4x4 chunk
+    checkExecutes(plan);
+  }
+}
+
+TEST_CASE("planner 1-D: S -> R all_gather, S -> S all_to_all, R -> S slice") {
+  const Plan gather = planMinCost(request({4, 8}, attrOn(kMesh2, {0, -1}), attrOn(kMesh2, {-1, -1})), kCosts);
+  REQUIRE(kinds(gather) == std::vector{StepKind::AllGather});
+  CHECK(gather.steps[0].tensorDim == 0);
+  CHECK(gather.steps[0].bytesPerRank == 2 * 8 * 4);  // the send buffer: one chunk
+  checkExecutes(gather);
+
+  const Plan swap = planMinCost(request({4, 8}, attrOn(kMesh2, {0, -1}), attrOn(kMesh2, {-1, 0})), kCosts);
+  REQUIRE(kinds(swap) == std::vector{StepKind::AllToAll});
+  CHECK(swap.steps[0].fromTensorDim == 0);
+  CHECK(swap.steps[0].tensorDim == 1);
+  CHECK(swap.steps[0].bytesPerRank == 2 * 8 * 4);
+  checkExecutes(swap);
+
+  const Plan slice = planMinCost(request({4, 8}, attrOn(kMesh2, {-1, -1}), attrOn(kMesh2, {-1, 0})), kCosts);
+  REQUIRE(kinds(slice) == std::vector{StepKind::Slice});
+  CHECK(slice.steps[0].tensorDim == 1);
+  CHECK(slice.steps[0].bytesPerRank == 4 * 4 * 4);
+  checkExecutes(slice);
+}
+
+TEST_CASE("planner 1-D: R -> P and S -> P are local partial_init steps") {
+  const Plan fromReplicated = planMinCost(
+      request({4, 8}, attrOn(kMesh2, {-1, -1}), attrOn(kMesh2, {-1, -1}, {{0, ReduceType::Max}})), kCosts);
+  REQUIRE(kinds(fromReplicated) == std::vector{StepKind::PartialInit});
+  CHECK(fromReplicated.steps[0].reduce == ReduceType::Max);
+  CHECK(fromReplicated.steps[0].fromTensorDim == -1);
+  checkExecutes(fromReplicated);
+
+  const Plan fromShard = planMinCost(
+      request({5, 3}, attrOn(kMesh2, {0, -1}), attrOn(kMesh2, {-1, -1}, {{0, ReduceType::Sum}})), kCosts);
+  REQUIRE(kinds(fromShard) == std::vector{StepKind::PartialInit});
+  CHECK(fromShard.steps[0].fromTensorDim == 0);
+  checkExecutes(fromShard);
+}
+
+TEST_CASE("planner 1-D: S -> P(AVG) gathers first, as padding would not average back") {
+  const Plan plan = planMinCost(
+      request({4, 8}, attrOn(kMesh2, {0, -1}), attrOn(kMesh2, {-1, -1}, {{0, ReduceType::Avg}})), kCosts);
+  CHECK(kinds(plan) == std::vector{StepKind::AllGather, StepKind::PartialInit});
+  checkExecutes(plan);
+}
+
+TEST_CASE("planner 1-D: P(SUM) -> P(MAX) reduce-scatters, then pads, instead of all-reducing") {
+  const Plan plan = planMinCost(request({4, 8}, attrOn(kMesh2, {-1, -1}, {{0, ReduceType::Sum}}),
+                                        attrOn(kMesh2, {-1, -1}, {{0, ReduceType::Max}})), kCosts);
+  CHECK(kinds(plan) == std::vector{StepKind::ReduceScatter, StepKind::PartialInit});
+  CHECK(plan.steps[1].fromTensorDim == plan.steps[0].tensorDim);
+  const Plan greedy = planGreedy(request({4, 8}, attrOn(kMesh2, {-1, -1}, {{0, ReduceType::Sum}}),
+                                         attrOn(kMesh2, {-1, -1}, {{0, ReduceType::Max}})), kCosts);
+  CHECK(kinds(greedy) == std::vector{StepKind::AllReduce, StepKind::PartialInit});
+  CHECK(plan.estUs < greedy.estUs);
+  checkExecutes(plan);
+}
+
+TEST_CASE("planner 1-D: uneven shapes pad the collective buffers to full chunks") {
+  const ProcessMesh mesh4{{4}, {0, 1, 2, 3}, true};
+  const Plan plan = planMinCost(request({5, 3}, attrOn(mesh4, {0, -1}), attrOn(mesh4, {-1, -1})), kCosts);
+  REQUIRE(kinds(plan) == std::vector{StepKind::AllGather});
+  CHECK(plan.steps[0].bytesPerRank == 2 * 3 * 4);  // ceil(5/4) rows, though rank 3 holds none
+  checkExecutes(plan);
+}
+
+TEST_CASE("planner 1-D: equal layouts need no steps") {
+  const Plan plan = planMinCost(request({4}, attrOn(kMesh2, {0}), attrOn(kMesh2, {0})), kCosts);
+  CHECK(plan.steps.empty());
+  CHECK(plan.estUs == 0.0);
+}
+
+TEST_CASE("planner 2-D: each primitive runs on the groups along its mesh dim") {
+  const auto single = [](TensorDistAttr src, TensorDistAttr dst) {
+    const Plan plan = planMinCost(request({4, 8}, std::move(src), std::move(dst)), kCosts);
+    checkExecutes(plan);
+    REQUIRE(plan.steps.size() == 1);
+    return plan.steps[0];
+  };
+  const Step reduce = single(attrOn(kMesh2x2, {-1, 1}, {{0, ReduceType::Sum}}), attrOn(kMesh2x2, {-1, 1}));
+  CHECK(reduce.kind == StepKind::AllReduce);
+  CHECK(reduce.meshDim == 0);
+  CHECK(reduce.groups == Groups{{0, 2}, {1, 3}});
+  CHECK(reduce.bytesPerRank == 4 * 4 * 4);  // tensor dim 1 is split in two by mesh dim 1
+
+  const Step scatter = single(attrOn(kMesh2x2, {-1, 0}, {{1, ReduceType::Min}}), attrOn(kMesh2x2, {1, 0}));
+  CHECK(scatter.kind == StepKind::ReduceScatter);
+  CHECK(scatter.meshDim == 1);
+  CHECK(scatter.groups == Groups{{0, 1}, {2, 3}});
+  CHECK(scatter.reduce == ReduceType::Min);
+
+  const Step gather = single(attrOn(kMesh2x2, {0, 1}), attrOn(kMesh2x2, {0, -1}));
+  CHECK(gather.kind == StepKind::AllGather);
+  CHECK(gather.meshDim == 1);
+  CHECK(gather.bytesPerRank == 2 * 4 * 4);
+
+  const Step swap = single(attrOn(kMesh2x2, {1, -1}), attrOn(kMesh2x2, {-1, 1}));
+  CHECK(swap.kind == StepKind::AllToAll);
+  CHECK(swap.meshDim == 1);
+
+  const Step slice = single(attrOn(kMesh2x2, {-1, 1}), attrOn(kMesh2x2, {0, 1}));
+  CHECK(slice.kind == StepKind::Slice);
+  CHECK(slice.meshDim == 0);
+
+  const Step init = single(attrOn(kMesh2x2, {0, -1}), attrOn(kMesh2x2, {0, -1}, {{1, ReduceType::Product}}));
+  CHECK(init.kind == StepKind::PartialInit);
+  CHECK(init.meshDim == 1);
+  CHECK(init.reduce == ReduceType::Product);
+}
+
+TEST_CASE("planner 2-D: a tensor dim moving between mesh dims goes through a gather and a slice") {
+  const Plan plan = planMinCost(request({4, 8}, attrOn(kMesh2x2, {0, -1}), attrOn(kMesh2x2, {1, -1})), kCosts);
+  CHECK(kinds(plan) == std::vector{StepKind::AllGather, StepKind::Slice});
+  CHECK(plan.steps[0].meshDim == 0);
+  CHECK(plan.steps[1].meshDim == 1);
+  checkExecutes(plan);
+}
+
+TEST_CASE("planner 2-D: partial over both mesh dims of a large tensor avoids two full all-reduces") {
+  const auto req = request({4096, 4096}, attrOn(kMesh2x2, {-1, -1}, {{0, ReduceType::Sum}, {1, ReduceType::Sum}}),
+                           attrOn(kMesh2x2, {-1, -1}));
+  const Plan plan = planMinCost(req, kCosts);
+  const Plan greedy = planGreedy(req, kCosts);
+  CHECK(kinds(greedy) == std::vector{StepKind::AllReduce, StepKind::AllReduce});
+  CHECK(plan.estUs < greedy.estUs);
+  REQUIRE(!plan.steps.empty());
+  CHECK(plan.steps.front().kind == StepKind::ReduceScatter);  // later steps move halves only
+}
+
+TEST_CASE("planner 2-D: mixed reduce types are reduced lowest mesh dim first") {
+  const Plan plan = planMinCost(request({3, 2}, attrOn(kMesh2x2, {-1, -1}, {{0, ReduceType::Max}, {1, ReduceType::Sum}}),
+                                        attrOn(kMesh2x2, {-1, -1})), kCosts);
+  REQUIRE(!plan.steps.empty());
+  CHECK(plan.steps[0].meshDim == 0);
+  CHECK(plan.steps[0].reduce == ReduceType::Max);
+  checkExecutes(plan);
+}
+
+TEST_CASE("planner 2-D: a mesh dim of one rank changes placement without a step") {
+  const ProcessMesh mesh1x2{{1, 2}, {0, 1}, true};
+  const Plan plan = planMinCost(request({4, 8}, attrOn(mesh1x2, {0, -1}, {{1, ReduceType::Sum}}),
+                                        attrOn(mesh1x2, {-1, -1})), kCosts);
+  CHECK(kinds(plan) == std::vector{StepKind::AllReduce});
+  CHECK(plan.steps[0].meshDim == 1);
+  checkExecutes(plan);
+}
+
+TEST_CASE("planner cross-mesh: equal shapes and placements send rank to rank") {
+  const ProcessMesh other{{2}, {2, 3}, true};
+  const Plan plan = planMinCost(request({4, 8}, attrOn(kMesh2, {0, -1}), attrOn(other, {0, -1})), kCosts);
+  REQUIRE(kinds(plan) == std::vector{StepKind::SendRecv});
+  CHECK(plan.steps[0].groups == Groups{{0, 2}, {1, 3}});
+  CHECK(plan.steps[0].meshDim == -1);
+  CHECK(plan.steps[0].bytesPerRank == 2 * 8 * 4);
+  checkExecutes(plan);
+}
+
+TEST_CASE("planner cross-mesh: layout changes happen on the side that makes the move smaller") {
+  const ProcessMesh other{{2}, {2, 3}, true};
+  // Each destination receives only its half, each from a different source.
+  const Plan split = planMinCost(request({1024, 1024}, attrOn(kMesh2, {-1, -1}), attrOn(other, {0, -1})), kCosts);
+  REQUIRE(kinds(split) == std::vector{StepKind::SendRecv});
+  CHECK(split.steps[0].groups == Groups{{0, 2}, {1, 3}});
+  CHECK(split.steps[0].bytesPerRank == 512 * 1024 * 4);
+  checkExecutes(split);
+
+  const Plan reduce = planMinCost(request({1024, 1024}, attrOn(kMesh2, {-1, -1}, {{0, ReduceType::Sum}}),
+                                          attrOn(other, {-1, -1})), kCosts);
+  CHECK(kinds(reduce) == std::vector{StepKind::ReduceScatter, StepKind::SendRecv, StepKind::AllGather});
+  CHECK(reduce.steps[2].groups == Groups{{2, 3}});
+  checkExecutes(reduce);
+}
+
+TEST_CASE("planner cross-mesh: different mesh shapes move the intersecting parts") {
+  const ProcessMesh mesh4{{2, 2}, {4, 5, 6, 7}, true};
+  const Plan plan = planMinCost(request({4, 6}, attrOn(kMesh2, {0, -1}), attrOn(mesh4, {0, 1})), kCosts);
+  REQUIRE(kinds(plan) == std::vector{StepKind::SendRecv});
+  // Destination (r, c) holds rows [2r, 2r+2), which source r holds alone.
+  CHECK(plan.steps[0].groups == Groups{{0, 4}, {0, 5}, {1, 6}, {1, 7}});
+  CHECK(plan.steps[0].bytesPerRank == 2 * 2 * 3 * 4);  // each source sends two 2x3 blocks
+  checkExecutes(plan);
+}
+
+TEST_CASE("planner cross-mesh: overlapping meshes keep what a process already holds") {
+  const ProcessMesh shifted{{2}, {1, 2}, true};
+  const Plan plan = planMinCost(request({4, 8}, attrOn(kMesh2, {-1, -1}), attrOn(shifted, {-1, -1})), kCosts);
+  REQUIRE(kinds(plan) == std::vector{StepKind::SendRecv});
+  checkExecutes(plan);
+  const Plan spread = planMinCost(request({6}, attrOn(kMesh2, {-1}), attrOn(ProcessMesh{{3}, {0, 1, 2}, true}, {-1})),
+                                  kCosts);
+  REQUIRE(!spread.steps.empty());
+  const Step& move = spread.steps.back();
+  CHECK(move.kind == StepKind::SendRecv);
+  for (const auto& pair : move.groups)
+    if (pair[1] < 2) CHECK(pair[0] == pair[1]);  // processes 0 and 1 already hold the tensor
+  checkExecutes(spread);
+}
+
+TEST_CASE("planner: requests that fit no layout are rejected") {
+  CHECK_THROWS_AS(planMinCost(request({4}, attrOn(kMesh2, {0, -1}), attrOn(kMesh2, {-1})), kCosts), PlanError);
+  CHECK_THROWS_AS(planMinCost(request({4, 4}, attrOn(kMesh2, {0, 0}), attrOn(kMesh2, {-1, -1})), kCosts), PlanError);
+  const ProcessMesh badIds{{2}, {0, 0}, true};
+  CHECK_THROWS_AS(planMinCost(request({4}, attrOn(badIds, {0}), attrOn(kMesh2, {-1})), kCosts), PlanError);
+  // ANY partial pieces must be 0/1, so they cannot sit below a SUM split.
+  CHECK_THROWS_AS(planMinCost(request({4}, attrOn(kMesh2x2, {-1}),
+                                      attrOn(kMesh2x2, {-1}, {{0, ReduceType::Any}, {1, ReduceType::Sum}})), kCosts),
+                  PlanError);
+}
+
+TEST_CASE("planner: unknown dims are costed as 1 and flagged") {
+  const Plan plan = planMinCost(request({-1, 8}, attrOn(kMesh2, {-1, -1}, {{0, ReduceType::Sum}}),
+                                        attrOn(kMesh2, {-1, -1})), kCosts);
+  CHECK_FALSE(plan.shapeKnown);
+  REQUIRE(plan.steps.size() == 1);
+  CHECK(plan.steps[0].bytesPerRank == 8 * 4);
+}
+
+TEST_CASE("planner 4-D: mixed partials and a move to a 4x4 mesh execute correctly and beat greedy") {
+  const ProcessMesh mesh16{{2, 2, 2, 2}, {0, 1, 2, 3, 4, 5, 6, 7, 8, 9, 10, 11, 12, 13, 14, 15}, true};
+  const ProcessMesh square{{4, 4}, {16, 17, 18, 19, 20, 21, 22, 23, 24, 25, 26, 27, 28, 29, 30, 31}, true};
+  const auto onMesh = request({8, 6, 5, 4}, attrOn(mesh16, {0, 1, -1, -1}, {{2, ReduceType::Sum}, {3, ReduceType::Max}}),
+                              attrOn(mesh16, {-1, -1, 3, 2}, {{0, ReduceType::Min}}));
+  const auto across = request({8, 6, 5, 4}, attrOn(mesh16, {0, 1, 2, 3}), attrOn(square, {1, 0, -1, -1}));
+  for (const auto& req : {onMesh, across}) {
+    const Plan plan = planMinCost(req, kCosts);
+    CHECK(plan.estUs < planGreedy(req, kCosts).estUs);
+    checkExecutes(plan);
+  }
+}
+
+TEST_CASE("planner: a slow mesh dim carries less data") {
+  const auto req = request({512, 512}, attrOn(kMesh2x2, {-1, -1}, {{0, ReduceType::Sum}, {1, ReduceType::Sum}}),
+                           attrOn(kMesh2x2, {-1, -1}));
+  auto bytesOnDim1 = [](const Plan& plan) {
+    int64_t bytes = 0;
+    for (const Step& step : plan.steps) bytes += step.meshDim == 1 ? step.bytesPerRank : 0;
+    return bytes;
+  };
+  CostModel slowDim1;
+  slowDim1.setMeshDimLinks({370.0, 12.5}, {0.6, 5.0});  // mesh dim 1 crosses nodes
+  const Plan fast = planMinCost(req, kCosts);
+  const Plan slow = planMinCost(req, slowDim1);
+  CHECK(bytesOnDim1(slow) < bytesOnDim1(fast));
+  checkExecutes(slow);
+}

@@ -1,0 +1,33 @@
+// What each Paddle ReduceType does to values, for the reference executor and for
+// the planner's rule on which partial mesh dims may be reduced first.
+//
+// A value that is partial over several mesh dims means: reduce the pieces over
+// the lowest partial mesh dim first, then the next one up (Paddle keeps partial
+// dims in a hash map and never says; this fixes an order so that mixed reduce
+// types have one meaning). Two reductions may swap places when they commute.
+//
+// AVG: the value is the mean of the partial pieces over the mesh dim.
+// ANY / ALL: logical or / and of `piece != 0`; their values are 0 or 1.
+#pragma once
+
+#include <vector>
+
+#include "ir/dist_attr.h"
+#include "ir/dtype.h"
+
+namespace reshardctl {
+
+// The element that leaves a reduction unchanged: what `partial_init` writes on
+// every rank but the one that keeps the value. AVG has none (its pieces must all
+// hold the value), so it returns SUM's 0.
+double reduceIdentity(ReduceType type, DType dtype);
+
+// Reduces the pieces' values in order, rounding to `dtype` after every step the
+// way the element type's arithmetic would; AVG sums, then divides by the count.
+double reduceValues(ReduceType type, DType dtype, const std::vector<double>& values);
+
+// Whether reducing over two mesh dims gives the same result in either order:
+// equal types, or SUM with AVG (both linear).
+bool reducesCommute(ReduceType a, ReduceType b);
+
+}  // namespace reshardctl

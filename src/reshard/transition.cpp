@@ -1,0 +1,217 @@
+#include "reshard/transition.h"
+
+#include <algorithm>
+#include <map>
+
+#include "reshard/local_box.h"
+#include "reshard/mesh_coords.h"
+#include "reshard/reduce_op.h"
+
+namespace reshardctl {
+
+namespace {
+
+bool isLogical(ReduceType type) { return type == ReduceType::Any || type == ReduceType::All; }
+
+// Whether a reduction over `meshDim` may be made or removed now: it must be able
+// to move below every lower partial mesh dim, and ANY/ALL pieces must stay 0/1.
+bool reductionOrderAllows(const Placements& placements, int64_t meshDim, ReduceType type,
+                          bool creating) {
+  for (size_t dim = 0; dim < placements.size(); ++dim) {
+    const Placement& other = placements[dim];
+    if (static_cast<int64_t>(dim) == meshDim || !other.isPartial()) continue;
+    if (static_cast<int64_t>(dim) < meshDim && !reducesCommute(other.reduce, type)) return false;
+    if (creating && isLogical(type) && other.reduce != type) return false;
+  }
+  return true;
+}
+
+int64_t paddedBytes(std::vector<int64_t> localShape, const TensorSpec& tensor) {
+  return elementCount(localShape) * dtypeSize(tensor.dtype);
+}
+
+// The step for a change on a mesh dim of more than one rank, without groups and costs.
+std::optional<Step> primitiveFor(const Placement& a, const Placement& b) {
+  Step step;
+  if (a.isPartial() && b.isReplicate()) {
+    step.kind = StepKind::AllReduce;
+    step.reduce = a.reduce;
+  } else if (a.isPartial() && b.isShard()) {
+    step.kind = StepKind::ReduceScatter;
+    step.reduce = a.reduce;
+    step.tensorDim = b.dim;
+  } else if (a.isShard() && b.isReplicate()) {
+    step.kind = StepKind::AllGather;
+    step.tensorDim = a.dim;
+  } else if (a.isShard() && b.isShard()) {
+    step.kind = StepKind::AllToAll;
+    step.fromTensorDim = a.dim;
+    step.tensorDim = b.dim;
+  } else if (a.isReplicate() && b.isShard()) {
+    step.kind = StepKind::Slice;
+    step.tensorDim = b.dim;
+  } else if (b.isPartial() && !a.isPartial()) {
+    // From a shard, the pieces only reduce back to the value when the other
+    // ranks' filler leaves it unchanged: AVG would divide it by the group size.
+    if (a.isShard() && b.reduce == ReduceType::Avg) return std::nullopt;
+    step.kind = StepKind::PartialInit;
+    step.reduce = b.reduce;
+    step.fromTensorDim = a.isShard() ? a.dim : -1;
+  } else {
+    return std::nullopt;  // P(r) -> P(r'): no primitive; the search goes through R or S
+  }
+  return step;
+}
+
+// The per-rank buffer of a step (see Step::bytesPerRank).
+int64_t stepBytes(const Step& step, const Layout& from, const Layout& to, int64_t groupSize,
+                  const TensorSpec& tensor) {
+  std::vector<int64_t> before = paddedLocalShape(tensor.shape, from);
+  const std::vector<int64_t> after = paddedLocalShape(tensor.shape, to);
+  switch (step.kind) {
+    case StepKind::AllReduce:
+    case StepKind::AllGather: return paddedBytes(before, tensor);
+    case StepKind::ReduceScatter:
+    case StepKind::AllToAll: {
+      // k equal blocks of the destination chunk along the dim that gets split.
+      const size_t dim = static_cast<size_t>(step.tensorDim);
+      before[dim] = groupSize * after[dim];
+      return paddedBytes(before, tensor);
+    }
+    case StepKind::Slice:
+    case StepKind::PartialInit: return paddedBytes(after, tensor);
+    case StepKind::SendRecv: break;
+  }
+  return 0;
+}
+
+}  // namespace
+
+std::optional<Edge> meshDimTransition(const Layout& from, int64_t meshDim, const Placement& to,
+                                      const TensorSpec& tensor, const CostModel& costs) {
+  const Placement& current = from.placements[static_cast<size_t>(meshDim)];
+  if (current == to) return std::nullopt;
+  Edge edge{from, std::nullopt, 0.0};
+  edge.to.placements[static_cast<size_t>(meshDim)] = to;
+  if (!isRepresentable(edge.to.placements, tensor.rank())) return std::nullopt;
+  if (current.isPartial() && !reductionOrderAllows(from.placements, meshDim, current.reduce, false))
+    return std::nullopt;
+  if (to.isPartial() && !reductionOrderAllows(from.placements, meshDim, to.reduce, true))
+    return std::nullopt;
+
+  const int64_t groupSize = from.mesh.shape[static_cast<size_t>(meshDim)];
+  if (groupSize == 1) return edge;  // one rank: its piece is already the new piece
+  std::optional<Step> step = primitiveFor(current, to);
+  if (!step) return std::nullopt;
+  step->meshDim = meshDim;
+  step->groups = groupsAlong(from.mesh, meshDim);
+  step->bytesPerRank = stepBytes(*step, from, edge.to, groupSize, tensor);
+  step->estUs = costs.collectiveUs(step->kind, groupSize, step->bytesPerRank, meshDim);
+  step->from = from;
+  step->to = edge.to;
+  edge.cost = step->estUs;
+  edge.step = std::move(step);
+  return edge;
+}
+
+namespace {
+
+bool hasPartial(const Layout& layout) {
+  return std::any_of(layout.placements.begin(), layout.placements.end(),
+                     [](const Placement& p) { return p.isPartial(); });
+}
+
+// Bytes each process sends and receives across the link, for the cost.
+struct Traffic {
+  std::map<int64_t, int64_t> sent, received;
+  void add(int64_t source, int64_t destination, int64_t bytes) {
+    if (source == destination) return;  // stays on the process
+    sent[source] += bytes;
+    received[destination] += bytes;
+  }
+  int64_t busiest() const {
+    int64_t most = 0;
+    for (const auto& [id, bytes] : sent) most = std::max(most, bytes);
+    for (const auto& [id, bytes] : received) most = std::max(most, bytes);
+    return most;
+  }
+};
+
+Box boxAt(const TensorSpec& tensor, const Layout& layout, int64_t position) {
+  return localBox(tensor.shape, layout, meshCoord(layout.mesh, position));
+}
+
+Step rankToRank(const Layout& from, const Layout& to, const TensorSpec& tensor, Traffic& traffic) {
+  Step step;
+  for (int64_t position = 0; position < from.mesh.size(); ++position) {
+    const int64_t source = processIdAt(from.mesh, position);
+    const int64_t destination = processIdAt(to.mesh, position);
+    step.groups.push_back({source, destination});
+    traffic.add(source, destination, boxAt(tensor, from, position).volume() * dtypeSize(tensor.dtype));
+  }
+  return step;
+}
+
+// Source processes holding the same box, in mesh order.
+struct ReplicaSet {
+  Box box;
+  std::vector<int64_t> processes;
+};
+
+std::vector<ReplicaSet> replicaSets(const Layout& layout, const TensorSpec& tensor) {
+  std::vector<ReplicaSet> sets;
+  for (int64_t position = 0; position < layout.mesh.size(); ++position) {
+    const Box box = boxAt(tensor, layout, position);
+    auto same = std::find_if(sets.begin(), sets.end(), [&](const ReplicaSet& s) { return s.box == box; });
+    if (same == sets.end()) same = sets.insert(sets.end(), ReplicaSet{box, {}});
+    same->processes.push_back(processIdAt(layout.mesh, position));
+  }
+  return sets;
+}
+
+int64_t chooseSender(const ReplicaSet& replicas, int64_t destination, const Traffic& traffic) {
+  const auto& candidates = replicas.processes;
+  if (std::find(candidates.begin(), candidates.end(), destination) != candidates.end()) return destination;
+  auto load = [&](int64_t id) {
+    auto found = traffic.sent.find(id);
+    return found == traffic.sent.end() ? int64_t{0} : found->second;
+  };
+  return *std::min_element(candidates.begin(), candidates.end(),
+                           [&](int64_t a, int64_t b) { return load(a) < load(b); });
+}
+
+Step byIntersection(const Layout& from, const Layout& to, const TensorSpec& tensor, Traffic& traffic) {
+  Step step;
+  const std::vector<ReplicaSet> sources = replicaSets(from, tensor);
+  for (int64_t position = 0; position < to.mesh.size(); ++position) {
+    const int64_t destination = processIdAt(to.mesh, position);
+    const Box wanted = boxAt(tensor, to, position);
+    for (const ReplicaSet& replicas : sources) {
+      const Box part = intersect(wanted, replicas.box);
+      if (part.empty()) continue;
+      const int64_t sender = chooseSender(replicas, destination, traffic);
+      step.groups.push_back({sender, destination});
+      traffic.add(sender, destination, part.volume() * dtypeSize(tensor.dtype));
+    }
+  }
+  return step;
+}
+
+}  // namespace
+
+std::optional<Edge> meshChange(const Layout& from, const Layout& to, const TensorSpec& tensor,
+                               const CostModel& costs) {
+  const bool rankToRankPossible = from.mesh.shape == to.mesh.shape && from.placements == to.placements;
+  if (!rankToRankPossible && (hasPartial(from) || hasPartial(to))) return std::nullopt;
+  Traffic traffic;
+  Step step = rankToRankPossible ? rankToRank(from, to, tensor, traffic)
+                                 : byIntersection(from, to, tensor, traffic);
+  step.kind = StepKind::SendRecv;
+  step.bytesPerRank = traffic.busiest();
+  step.estUs = costs.sendRecvUs(step.bytesPerRank);
+  step.from = from;
+  step.to = to;
+  return Edge{to, step, step.estUs};
+}
+
+}  // namespace reshardctl

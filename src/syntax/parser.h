@@ -1,0 +1,25 @@
+// Text → SSA graph in one pass: the PEGTL grammar (grammar/pir_grammar.h)
+// drives actions that create ops, values and uses as they are read.
+#pragma once
+
+#include <memory>
+
+#include "ir/diagnostics.h"
+#include "ir/ir.h"
+#include "ir/source.h"
+
+namespace reshardctl {
+
+struct ParseResult {
+  std::unique_ptr<Program> program;  // nullptr when there was an error
+  // True when every value is named %0, %1, ... in definition order (and
+  // block arguments %arg_0, ...), as Paddle prints: a reprint is then
+  // byte-identical. Otherwise the printer renumbers.
+  bool denselyNumbered = true;
+};
+
+// Problems go to `diagnostics` (the parse goes on after semantic errors to
+// report several at once; a syntax error ends it).
+ParseResult parseProgram(SourceFile& source, DiagnosticEngine& diagnostics);
+
+}  // namespace reshardctl

@@ -1,0 +1,36 @@
+// `reshardctl plan`: read (→ partition pass with --apply) → plan every
+// dist_op.reshard → a table or JSON.
+#include <cstdio>
+
+#include <fmt/format.h>
+
+#include "report/plan_output.h"
+#include "report/reshard_report.h"
+#include "tool/commands.h"
+#include "tool/program_io.h"
+
+namespace reshardctl {
+
+namespace {
+
+int planLoaded(LoadedProgram& loaded, const PlanOptions& options, DiagnosticEngine& diagnostics) {
+  std::vector<ReshardReport> reports;
+  if (!reportLoadedReshards(*loaded.program, *loaded.source, options.apply ? &options.pass : nullptr, options.costs,
+                            diagnostics, &reports))
+    return kExitBadInput;
+  const std::string text = options.json ? planJsonText(reports, options.costs)
+                                        : formatPlanTable(reports, options.costs);
+  return writeTextOutput(text, options.output, diagnostics);
+}
+
+}  // namespace
+
+int runPlan(const PlanOptions& options) {
+  DiagnosticEngine diagnostics;
+  LoadedProgram loaded = loadProgram(options.input, diagnostics);
+  const int status = loaded.program ? planLoaded(loaded, options, diagnostics) : loaded.failure;
+  diagnostics.flush(stderr);
+  return status;
+}
+
+}  // namespace reshardctl

@@ -1,0 +1,225 @@
+// `reshardctl run`: read (→ partition pass with --apply) → plan every
+// dist_op.reshard → run each plan on real data on a backend (the CPU
+// reference, or GPUs through NCCL) → a PASS/FAIL row per reshard.
+//
+// Under mpirun (`--backend nccl`, multi_process.h) every process runs this
+// same code on the same input: one process per rank. Each stage that can fail
+// on some processes only ends with every process agreeing on one exit status
+// before the next collective call, so none is left waiting; process 0 alone
+// prints the table and the shared messages.
+#include <chrono>
+#include <cstdio>
+#include <cstdlib>
+#include <set>
+
+#include <fmt/format.h>
+
+#include "exec/execution_backend.h"
+#include "exec/multiprocess/multi_process.h"
+#include "exec/multiprocess/process_group.h"
+#include "exec/reshard_run.h"
+#include "report/reshard_report.h"
+#include "reshard/placement.h"
+#include "tool/commands.h"
+#include "tool/program_io.h"
+
+namespace reshardctl {
+
+namespace {
+
+using Clock = std::chrono::steady_clock;
+
+// The processes running this command: one, or a ProcessGroup under mpirun.
+struct Team {
+  ProcessGroup* group = nullptr;
+
+  int rank() const { return group != nullptr ? group->rank() : 0; }
+  bool leader() const { return rank() == 0; }
+  // Every process's status for a stage, made one (a collective under MPI).
+  AgreedStatus agree(int status) const {
+    return group != nullptr ? agreeOnStatus(group->allGather(status)) : AgreedStatus{status, 0};
+  }
+};
+
+struct Row {
+  const ReshardReport* report;
+  std::optional<Plan> plan;  // at the run's (scaled) size
+  ReshardRequest request;
+  ReshardOutcome outcome;
+};
+
+std::string transitionText(const Plan& plan) {
+  if (plan.crossMesh()) return fmt::format("{} -> {}", layoutText(plan.src), layoutText(plan.dst));
+  return fmt::format("{} -> {}", placementsText(plan.src.placements), placementsText(plan.dst.placements));
+}
+
+// Every process id a plan touches: each gets a GPU under the NCCL backend.
+std::vector<int64_t> ranksOf(const std::vector<Row>& rows) {
+  std::set<int64_t> ranks;
+  for (const Row& row : rows) {
+    if (!row.plan) continue;
+    for (const ProcessMesh* mesh : {&row.plan->src.mesh, &row.plan->dst.mesh})
+      ranks.insert(mesh->processIds.begin(), mesh->processIds.end());
+  }
+  return {ranks.begin(), ranks.end()};
+}
+
+std::vector<Row> planRows(const std::vector<ReshardReport>& reports, const RunOptions& options) {
+  std::vector<Row> rows;
+  for (const ReshardReport& report : reports) {
+    Row row{&report, std::nullopt, scaledRequest(report.request, options.scale), {}};
+    try {
+      row.plan = planMinCost(row.request, options.costs);
+    } catch (const std::exception& e) {
+      row.outcome.problem = e.what();
+    }
+    rows.push_back(std::move(row));
+  }
+  return rows;
+}
+
+std::string formatTable(const std::vector<Row>& rows, std::string_view backend) {
+  std::string out = fmt::format("{:>5}  {:<18} {:<34} {:<6} {:>9} {:>12} {:>10} {:>11}\n", "line",
+                                "reshard", "transition", "result", "max_err", "bytes", "time_us",
+                                "busbw_GB/s");
+  size_t passed = 0;
+  for (const Row& row : rows) {
+    const ReshardReport& r = *row.report;
+    std::string reshard = fmt::format("{} = {}", r.result, r.input);
+    std::string transition = row.plan ? transitionText(*row.plan) : "-";
+    const ReshardOutcome& o = row.outcome;
+    out += fmt::format("{:>5}  {:<18} {:<34} {:<6} {:>9.3g} {:>12} {:>10.2f} {:>11.2f}\n", r.line, reshard,
+                       transition, o.passed ? "PASS" : "FAIL", o.maxError, o.bytesMoved, o.seconds * 1e6,
+                       o.busBandwidthGBs());
+    if (!o.passed) out += fmt::format("       {}\n", o.problem);
+    passed += o.passed ? 1 : 0;
+  }
+  out += fmt::format("backend {}\n{} passed, {} failed\n", backend, passed, rows.size() - passed);
+  return out;
+}
+
+// Runs every row; prints progress on stderr (process 0 only) once the run
+// takes a while.
+void runRows(std::vector<Row>& rows, ExecutionBackend& backend, const RunOptions& options,
+             const std::optional<Fault>& fault, const Team& team) {
+  const RunSettings settings{options.seed, options.iterations};
+  const Clock::time_point start = Clock::now();
+  Clock::time_point lastProgress = start;
+  for (size_t i = 0; i < rows.size(); ++i) {
+    Row& row = rows[i];
+    if (row.plan) {
+      const Fault* injected = fault && fault->reshard == i + 1 ? &*fault : nullptr;
+      row.outcome = runReshard(row.request, *row.plan, backend, settings, i, injected);
+    }
+    Clock::time_point now = Clock::now();
+    if (team.leader() && now - start > std::chrono::seconds(2) && now - lastProgress > std::chrono::seconds(1)) {
+      std::fprintf(stderr, "run: %zu/%zu reshards\n", i + 1, rows.size());
+      lastProgress = now;
+    }
+  }
+}
+
+// The partition pass (with --apply) and every reshard's report: what each
+// process does alone before the backend starts.
+int prepare(LoadedProgram& loaded, const RunOptions& options, DiagnosticEngine& diagnostics,
+            std::vector<ReshardReport>& reports, std::optional<Fault>& fault) {
+  if (!options.fault.empty() && !(fault = parseFault(options.fault))) {
+    diagnostics.error("--inject-fault takes RESHARD:STEP:offset|drop, e.g. 1:0:drop");
+    return kExitUsage;
+  }
+  if (!reportLoadedReshards(*loaded.program, *loaded.source, options.apply ? &options.pass : nullptr, options.costs,
+                            diagnostics, &reports))
+    return kExitBadInput;
+  return kExitOk;
+}
+
+std::unique_ptr<ExecutionBackend> makeBackend(const RunOptions& options, const std::vector<Row>& rows,
+                                              const Team& team, std::string* error) {
+  if (options.backend == "cpu") return makeCpuBackend();
+  return makeNcclBackend(ranksOf(rows), error, team.group);
+}
+
+// Runs the planned rows on the backend and writes the table (process 0).
+int runPlanned(std::vector<Row>& rows, const RunOptions& options, const std::optional<Fault>& fault,
+               const Team& team, DiagnosticEngine& diagnostics) {
+  if (team.group != nullptr) {
+    // Known to every process alike, so no process waits for another: checked
+    // before any collective call.
+    const std::string problem = processCountProblem(ranksOf(rows), team.group->size());
+    if (!problem.empty()) {
+      diagnostics.error(problem);
+      return kExitUsage;
+    }
+  }
+  std::string error;
+  std::unique_ptr<ExecutionBackend> backend = makeBackend(options, rows, team, &error);
+  if (!backend) {
+    diagnostics.error(fmt::format("the {} backend is not available: {}", options.backend, error));
+    return kExitUsage;
+  }
+  try {
+    runRows(rows, *backend, options, fault, team);
+  } catch (const BackendError& e) {
+    const std::string problem = fmt::format("the {} backend failed: {}", backend->name(), e.what());
+    // The other processes may be inside a collective that waits for this one.
+    if (team.group != nullptr) team.group->abort(problem, kExitUsage);
+    diagnostics.error(problem);
+    return kExitUsage;
+  }
+  // Under MPI every process holds every piece (piece_exchange.h), so all
+  // reach the same verdicts; only the output can fail on process 0 alone.
+  const int written = team.leader() ? writeTextOutput(formatTable(rows, backend->name()), options.output, diagnostics)
+                                    : kExitOk;
+  const int status = team.agree(written).status;
+  bool allPassed = std::all_of(rows.begin(), rows.end(), [](const Row& row) { return row.outcome.passed; });
+  return status != kExitOk ? status : allPassed ? kExitOk : kExitBadInput;
+}
+
+// The processes of a `--backend nccl` run that mpirun started with more than
+// one process; nullptr otherwise. Sets *status when this process must stop.
+std::unique_ptr<ProcessGroup> startTeam(const RunOptions& options, int* status) {
+  if (options.backend != "nccl" || options.launcher == "none") return nullptr;
+  std::optional<MpiLaunch> launch = detectMpiLaunch([](const char* name) { return std::getenv(name); });
+  if (options.launcher == "mpi" && !launch) launch = MpiLaunch{"--launcher mpi", 1, 0};
+  if (!launch || (launch->size == 1 && options.launcher != "mpi")) return nullptr;
+  std::string error;
+  std::unique_ptr<ProcessGroup> processes = startProcessGroup(&error);
+  if (!processes) {
+    // Going on would have every process drive every GPU of its node.
+    if (launch->rank.value_or(0) == 0)
+      std::fprintf(stderr, "reshardctl: error: the multi-process mode was asked for (%s), but %s\n",
+                   launch->variable.c_str(), error.c_str());
+    *status = kExitUsage;
+  }
+  return processes;
+}
+
+}  // namespace
+
+int runRun(const RunOptions& options) {
+  int status = kExitOk;
+  // Declared first, so MPI_Finalize comes after the backend is gone.
+  std::unique_ptr<ProcessGroup> processes = startTeam(options, &status);
+  if (status != kExitOk) return status;
+  // --launcher mpi keeps a world of one in the multi-process mode: the way to
+  // try that mode's path (unique id, ncclCommInitRank, splits) on one GPU.
+  const bool multi = processes != nullptr && (processes->size() > 1 || options.launcher == "mpi");
+  const Team team{multi ? processes.get() : nullptr};
+
+  DiagnosticEngine diagnostics;
+  LoadedProgram loaded = loadProgram(options.input, diagnostics);
+  std::vector<ReshardReport> reports;
+  std::optional<Fault> fault;
+  status = loaded.program ? prepare(loaded, options, diagnostics, reports, fault) : loaded.failure;
+  const AgreedStatus prepared = team.agree(status);
+  if (prepared.status != kExitOk) {
+    if (team.rank() == prepared.printer) diagnostics.flush(stderr);
+    return prepared.status;
+  }
+  std::vector<Row> rows = planRows(reports, options);
+  status = runPlanned(rows, options, fault, team, diagnostics);
+  if (team.leader()) diagnostics.flush(stderr);
+  return status;
+}
+
+}  // namespace reshardctl
