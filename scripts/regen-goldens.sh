@@ -51,6 +51,7 @@ done
   "$tool" list "$logs/cinn_2025.log" >"$logs/cinn_2025.list.txt"
   "$tool" print "$train" 2>"$logs/train.usage.stderr" || true
   "$tool" print --program 1 "$train" -o "$logs/train.program1.ir"
+  "$tool" print "$logs/one_program.log" -o "$logs/one_program.program.ir"
   "$tool" apply --program 1 "$train" -o "$logs/train.program2.ir"
   "$tool" plan --apply --program 1 "$train" -o "$logs/train.plan.txt"
   "$tool" diff --program 1 --program 2 "$train" >"$logs/train.diff.txt" || true

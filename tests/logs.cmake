@@ -27,6 +27,7 @@ add_log_case(no-such-label 2 - verify --program no_such_pass ${TRAIN})
 # One program of a log prints back byte for byte (its module line included),
 # and every subcommand works on it exactly as on a plain dump: the pass turns
 # program 1 (samples/seed_mlp_before.ir) into program 2 (seed_mlp_after.ir).
+add_log_case(print-the-only-program 0 ${LOGS}/one_program.program.ir print ${LOGS}/one_program.log)
 add_log_case(print-by-number 0 ${LOGS}/train.program1.ir print --program 1 ${TRAIN})
 add_log_case(print-by-label 0 ${LOGS}/train.program2.ir print --program "after apply_partition" ${TRAIN})
 add_log_case(apply 0 ${LOGS}/train.program2.ir apply --program 1 ${TRAIN})

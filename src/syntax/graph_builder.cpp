@@ -254,7 +254,9 @@ std::string wholeBlankLines(std::string_view gap) {
   // Paddle's own (after a generic region op).
   for (size_t start = first + 1; start <= last;) {
     size_t end = gap.find('\n', start);
-    if (end > start) lines.append(gap.substr(start, end + 1 - start));
+    std::string_view line = gap.substr(start, end - start);  // without its newline
+    if (!line.empty() && line.back() == '\r') line.remove_suffix(1);  // the printer writes "\n" alone
+    if (!line.empty()) lines.append(line).append(1, '\n');
     start = end + 1;
   }
   return lines;
