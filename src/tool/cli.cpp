@@ -199,7 +199,9 @@ int runCli(int argc, char** argv) {
   CLI::App* listCommand = app.add_subcommand(
       "list", "List the programs a file holds (a training log, a dump of one program per pass): number, "
               "lines, op count, distributed or not, the pass and label that name it");
-  addInputOutput(*listCommand, list.input, list.output);
+  listCommand->add_option("input", list.input, "File to read: a log, or a dump ('-' = standard input)")
+      ->default_str("-");
+  listCommand->add_option("-o,--output", list.output, "Where to write ('-' = standard output)")->default_str("-");
   listCommand->add_flag("--json", list.json, "Write JSON instead of a table");
 
   try {
