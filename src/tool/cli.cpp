@@ -15,9 +15,9 @@ namespace {
 
 constexpr const char* kVersion = "reshardctl 0.1.0";
 
-void addInputOutput(CLI::App& command, std::string& input, std::string& output) {
-  command.add_option("input", input, "Program dump to read ('-' = standard input)")
-      ->default_str("-");
+void addInputOutput(CLI::App& command, std::string& input, std::string& output,
+                    const std::string& what = "Program dump to read") {
+  command.add_option("input", input, what + " ('-' = standard input)")->default_str("-");
   command.add_option("-o,--output", output, "Where to write ('-' = standard output)")
       ->default_str("-");
 }
@@ -199,9 +199,7 @@ int runCli(int argc, char** argv) {
   CLI::App* listCommand = app.add_subcommand(
       "list", "List the programs a file holds (a training log, a dump of one program per pass): number, "
               "lines, op count, distributed or not, the pass and label that name it");
-  listCommand->add_option("input", list.input, "File to read: a log, or a dump ('-' = standard input)")
-      ->default_str("-");
-  listCommand->add_option("-o,--output", list.output, "Where to write ('-' = standard output)")->default_str("-");
+  addInputOutput(*listCommand, list.input, list.output, "File to read: a log, or a dump");
   listCommand->add_flag("--json", list.json, "Write JSON instead of a table");
 
   try {
