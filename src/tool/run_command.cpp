@@ -207,7 +207,7 @@ int runRun(const RunOptions& options) {
   const Team team{multi ? processes.get() : nullptr};
 
   DiagnosticEngine diagnostics;
-  LoadedProgram loaded = loadProgram(options.input, diagnostics);
+  LoadedProgram loaded = loadProgram(options.input, diagnostics, options.program);
   std::vector<ReshardReport> reports;
   std::optional<Fault> fault;
   status = loaded.program ? prepare(loaded, options, diagnostics, reports, fault) : loaded.failure;
