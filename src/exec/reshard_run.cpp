@@ -65,7 +65,8 @@ ExecutionStats executeWithFault(const Plan& plan, DistTensor& tensor, ExecutionB
   ExecutionStats before = backend.execute(subPlan(plan, 0, fault->step + 1), tensor);
   corrupt(tensor, fault->kind);
   ExecutionStats after = backend.execute(subPlan(plan, fault->step + 1, plan.steps.size()), tensor);
-  return ExecutionStats{before.seconds + after.seconds, before.bytesMoved + after.bytesMoved};
+  return ExecutionStats{before.seconds + after.seconds, before.bytesMoved + after.bytesMoved,
+                        before.ncclCalls + after.ncclCalls, before.kernels + after.kernels};
 }
 
 }  // namespace

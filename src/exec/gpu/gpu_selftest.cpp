@@ -2,10 +2,17 @@
 //   1. every CUDA kernel against its host reference on random cases (box copies
 //      of every element width, widened and not; fills; the ANY/ALL and AVG
 //      fix-ups for every device type);
-//   2. the NCCL backend end to end on 1-rank meshes (and on 2 ranks when the
-//      GPUs, or RESHARDCTL_ALLOW_SHARED_GPU with NCCL >= 2.30, allow it) against
-//      the reference executor;
-//   3. unless --quick: the kernels' bandwidth next to cudaMemcpy device-to-device.
+//   2. the NCCL backend end to end on 1-rank meshes, each step kind built by
+//      hand (the planner makes none for groups of one), so real 1-rank NCCL
+//      collectives and the local kernels run, counted; then on 2 ranks when the
+//      GPUs, or RESHARDCTL_ALLOW_SHARED_GPU=1 with NCCL >= 2.30, allow it; all
+//      against the reference executor;
+//   3. unless --quick: the kernels' and the 1-rank collectives' bandwidth next
+//      to cudaMemcpy device-to-device (S/t, S the bytes copied).
+// Options: --quick; --shared (2 ranks were asked for: not starting them is a
+// failure, not a skip; also implied by RESHARDCTL_ALLOW_SHARED_GPU=1);
+// --nccl-list (every libnccl.so.2 found, its version, which one is used; no GPU
+// needed).
 // Exit 0 all passed, 1 a failure, 77 no usable GPU (ctest counts it skipped).
 #include <cuda_runtime_api.h>
 
@@ -23,6 +30,7 @@
 
 #include "exec/execution_backend.h"
 #include "exec/gpu/cuda_kernels.h"
+#include "exec/gpu/nccl_library.h"
 #include "exec/gpu/nccl_setup.h"
 #include "exec/reference_data.h"
 #include "reshard/planner.h"
@@ -156,7 +164,8 @@ void testElementwise(std::mt19937_64& rng) {
 
 // Runs `plan` on the NCCL backend and on the reference executor from the same
 // source pieces; the pieces must be equal, box for box and bit for bit.
-std::string compareWithReference(ExecutionBackend& backend, const Plan& plan, std::mt19937_64& rng) {
+std::string compareWithReference(ExecutionBackend& backend, const Plan& plan, std::mt19937_64& rng,
+                                 ExecutionStats& stats) {
   const bool logical = plan.src.placements[0].isPartial() && (plan.src.placements[0].reduce == ReduceType::Any ||
                                                              plan.src.placements[0].reduce == ReduceType::All);
   const GlobalTensor global = randomGlobalTensor(plan.shape, plan.dtype, logical, rng);
@@ -164,7 +173,7 @@ std::string compareWithReference(ExecutionBackend& backend, const Plan& plan, st
   DistTensor reference = source, device = source;
   executePlan(plan, reference);
   try {
-    backend.execute(plan, device);
+    stats = backend.execute(plan, device);
   } catch (const std::exception& e) {
     return e.what();
   }
@@ -256,17 +265,34 @@ std::vector<Plan> twoRankPlans() {
   return plans;
 }
 
-void testBackend(const std::vector<int64_t>& ids, const std::vector<Plan>& plans, std::mt19937_64& rng) {
+bool isCollective(StepKind kind) {
+  return kind != StepKind::Slice && kind != StepKind::PartialInit && kind != StepKind::SendRecv;
+}
+
+// `required`: not starting the backend is a failure (2 shared ranks asked for).
+void testBackend(const std::vector<int64_t>& ids, const std::vector<Plan>& plans, std::mt19937_64& rng,
+                 bool required) {
   std::string error;
   auto backend = makeNcclBackend(ids, &error);
   if (!backend) {
-    std::printf("SKIP nccl backend on %zu rank(s): %s\n", ids.size(), error.c_str());
+    report(!required, fmt::format("nccl backend on {} rank(s) cannot start{}: {}", ids.size(),
+                                  required ? " although asked for" : " (skipped)", error));
     return;
   }
   int passed = 0;
+  int64_t calls = 0, kernels = 0;
   std::string firstFailure;
   for (const Plan& plan : plans) {
-    const std::string problem = compareWithReference(*backend, plan, rng);
+    ExecutionStats stats;
+    std::string problem = compareWithReference(*backend, plan, rng, stats);
+    // A plan whose step is a collective must have reached NCCL, one with a
+    // local step must have launched kernels: else the check proves nothing.
+    const bool collective = !plan.steps.empty() && isCollective(plan.steps[0].kind);
+    if (problem.empty() && collective && stats.ncclCalls == 0) problem = "no NCCL call was issued";
+    if (problem.empty() && !collective && !plan.steps.empty() && elementCount(plan.shape) > 0 && stats.kernels == 0)
+      problem = "no kernel was launched";
+    calls += stats.ncclCalls;
+    kernels += stats.kernels;
     if (problem.empty()) {
       ++passed;
     } else if (firstFailure.empty()) {
@@ -276,8 +302,10 @@ void testBackend(const std::vector<int64_t>& ids, const std::vector<Plan>& plans
     }
   }
   report(passed == static_cast<int>(plans.size()),
-         fmt::format("nccl backend, {} rank(s): {}/{} plans equal the reference executor bit for bit{}", ids.size(), passed,
-                     plans.size(), firstFailure.empty() ? "" : "; first failure: " + firstFailure));
+         fmt::format("nccl backend, {} rank(s): {}/{} plans equal the reference executor bit for bit ({} NCCL calls, "
+                     "{} kernels){}",
+                     ids.size(), passed, plans.size(), calls, kernels,
+                     firstFailure.empty() ? "" : "; first failure: " + firstFailure));
 }
 
 template <typename Body>
@@ -295,6 +323,35 @@ double timeIt(Body body, int iterations) {
   cudaEventDestroy(start);
   cudaEventDestroy(stop);
   return ms / 1e3 / iterations;
+}
+
+// The 1-rank plans' collectives through the backend at 64 MiB of f32: NCCL
+// turns each into a device copy (docs/nccl.md §2.3), so S/t against
+// cudaMemcpy's is the backend's overhead. The mean of 5 runs after a warm-up.
+void benchmarkOneRankCollectives(double memcpyRate) {
+  std::string error;
+  auto backend = makeNcclBackend({0}, &error);
+  if (!backend) return;  // testBackend has reported why
+  std::mt19937_64 rng(7);
+  const std::vector<int64_t> shape = {4096, 4096};
+  for (Plan plan : singleRankPlans()) {
+    if (plan.dtype != DType::F32 || plan.shape != std::vector<int64_t>{8, 6}) continue;
+    if (plan.src.placements[0].isPartial() && plan.src.placements[0].reduce != ReduceType::Sum) continue;
+    plan.shape = shape;
+    const GlobalTensor global = randomGlobalTensor(shape, plan.dtype, false, rng);
+    const DistTensor source = makeSourcePieces(global, plan.src, rng);
+    double seconds = 0;
+    for (int run = 0; run < 6; ++run) {
+      DistTensor tensor = source;
+      const double taken = backend->execute(plan, tensor).seconds;
+      if (run > 0) seconds += taken / 5;
+    }
+    const double bytes = static_cast<double>(elementCount(shape)) * 4;
+    const double rate = bytes / seconds / 1e9;
+    std::printf("BENCH nccl_1rank_%s_%s bytes=%.0f time_us=%.1f GBps=%.1f ratio=%.2f\n",
+                std::string(stepKindName(plan.steps[0].kind)).c_str(), layoutText(plan.dst).c_str(), bytes,
+                seconds * 1e6, rate, rate / memcpyRate);
+  }
 }
 
 // S/t for S bytes copied (each byte is read and written: HBM moves 2S).
@@ -330,29 +387,66 @@ void benchmark() {
   const double fillTime = timeIt([&] { check(gpu::launchFill(b.data, rows * cols, 4, 0, nullptr), "fill"); }, iterations);
   std::printf("BENCH fill_f32 bytes=%zu time_us=%.1f GBps=%.1f (writes only)\n", bytes, fillTime * 1e6,
               static_cast<double>(bytes) / fillTime / 1e9);
+  benchmarkOneRankCollectives(memcpyRate);
+}
+
+
+// --nccl-list: every candidate libnccl.so.2, its version, and the one loaded.
+int listNccl() {
+  for (const gpu::NcclProbe& probe : gpu::probeNcclCandidates())
+    std::printf("NCCL %s %s (from %s)%s%s\n", probe.version > 0 ? gpu::ncclVersionText(probe.version).c_str() : "-",
+                probe.candidate.path.c_str(), probe.candidate.from.c_str(), probe.error.empty() ? "" : ": ",
+                probe.error.c_str());
+  std::string error;
+  const gpu::NcclApi* nccl = gpu::loadNccl(&error);
+  if (nccl == nullptr) {
+    std::printf("NCCL none usable: %s\n", error.c_str());
+    return 2;
+  }
+  const gpu::NcclFeatures features = gpu::ncclFeatures(*nccl);
+  std::printf("NCCL used %s %s alltoall=%d multi_rank_gpu=%d max_ranks_per_gpu=%d\n",
+              gpu::ncclVersionText(nccl->version).c_str(), nccl->path.c_str(), features.alltoAll ? 1 : 0,
+              features.multiRankGpu ? 1 : 0, features.maxRanksPerGpu);
+  return 0;
 }
 
 }  // namespace
 
 int main(int argc, char** argv) {
-  const bool quick = argc > 1 && std::strcmp(argv[1], "--quick") == 0;
+  bool quick = false, shared = false;
+  for (int i = 1; i < argc; ++i) {
+    const std::string arg = argv[i];
+    if (arg == "--quick") quick = true;
+    else if (arg == "--shared") shared = true;
+    else if (arg == "--nccl-list") return listNccl();
+    else {
+      std::fprintf(stderr, "usage: gpu_selftest [--quick] [--shared] [--nccl-list]\n");
+      return 2;
+    }
+  }
+  const char* allow = std::getenv("RESHARDCTL_ALLOW_SHARED_GPU");
+  shared = shared || (allow != nullptr && std::string(allow) == "1");
   int devices = 0;
   const cudaError_t status = cudaGetDeviceCount(&devices);
   if (status != cudaSuccess || devices == 0) {
     std::printf("SKIP gpu_selftest: no usable GPU (%s)\n", status != cudaSuccess ? cudaGetErrorString(status) : "0 devices");
-    return 77;
+    // Asked for shared ranks, the caller wants a result: no GPU is a failure.
+    return shared ? 1 : 77;
   }
   cudaDeviceProp props{};
   check(cudaGetDeviceProperties(&props, 0), "cudaGetDeviceProperties");
+  std::string ncclError;
+  const gpu::NcclApi* nccl = gpu::loadNccl(&ncclError);
   std::printf("INFO %d GPU(s); GPU 0: %s, sm_%d%d, %d SMs, %.1f GiB; NCCL %s\n", devices, props.name, props.major,
               props.minor, props.multiProcessorCount, static_cast<double>(props.totalGlobalMem) / (1 << 30),
-              gpu::ncclVersionText(gpu::ncclRuntimeVersion()).c_str());
+              nccl != nullptr ? fmt::format("{} ({})", gpu::ncclVersionText(nccl->version), nccl->path).c_str()
+                              : "not loaded");
   std::mt19937_64 rng(90);
   testBoxCopies(rng);
   testFill();
   testElementwise(rng);
-  testBackend({0}, singleRankPlans(), rng);
-  testBackend({0, 1}, twoRankPlans(), rng);
+  testBackend({0}, singleRankPlans(), rng, true);
+  testBackend({0, 1}, twoRankPlans(), rng, shared);
   if (!quick) benchmark();
   std::printf("%s: %d failure(s)\n", failures == 0 ? "gpu_selftest passed" : "gpu_selftest FAILED", failures);
   return failures == 0 ? 0 : 1;
