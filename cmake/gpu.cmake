@@ -58,8 +58,10 @@ endif()
 if(RESHARDCTL_BUNDLE)
   # fmt compiled into every object (Debian ships no static libfmt); the shared
   # one, still named by fmt::fmt, is then not needed and --as-needed drops it.
+  # --gc-sections drops the parts of libstdc++ nothing calls (std::random_device
+  # would need glibc 2.36's arc4random): the binaries need glibc 2.35.
   add_compile_definitions(FMT_HEADER_ONLY=1)
-  add_link_options(-static-libstdc++ -static-libgcc LINKER:--as-needed)
+  add_link_options(-static-libstdc++ -static-libgcc LINKER:--as-needed LINKER:--gc-sections)
   set(CMAKE_BUILD_RPATH "\$ORIGIN/../lib")
   set(CMAKE_BUILD_RPATH_USE_ORIGIN ON)
 endif()
