@@ -32,6 +32,18 @@ struct Fake {
 };
 Fake fake;
 
+Fake failingAtCall(int n) {
+  Fake settings;
+  settings.failAtCall = n;
+  return settings;
+}
+
+Fake groupEndSleeping(int ms) {
+  Fake settings;
+  settings.groupEndSleepMs = ms;
+  return settings;
+}
+
 ncclComm_t commNumber(int n) { return reinterpret_cast<ncclComm_t>(static_cast<intptr_t>(n)); }
 
 ncclResult_t collective(const char* name) {
@@ -75,9 +87,10 @@ NcclApi fakeTable(int version) {
   api.allGather = [](const void*, void*, size_t, ncclDataType_t, ncclComm_t, cudaStream_t) {
     return collective("allGather");
   };
-  api.alltoAll = [](const void*, void*, size_t, ncclDataType_t, ncclComm_t, cudaStream_t) {
-    return collective("alltoAll");
-  };
+  if (version >= NCCL_VERSION(2, 28, 0))  // as the loader leaves an older library's table
+    api.alltoAll = [](const void*, void*, size_t, ncclDataType_t, ncclComm_t, cudaStream_t) {
+      return collective("alltoAll");
+    };
   api.send = [](const void* buffer, size_t, ncclDataType_t, int peer, ncclComm_t, cudaStream_t) {
     return collective(("send " + std::to_string(peer) + " @" + std::to_string(reinterpret_cast<uintptr_t>(buffer))).c_str());
   };
@@ -107,6 +120,18 @@ struct RecordingWatchdog {
         }) {}
 };
 
+// A fresh fake NCCL (answering as `settings` say), a watchdog of `limit`
+// seconds, and a set holding `ranks` communicators from ncclCommInitAll.
+struct FakeSet {
+  NcclApi api;
+  RecordingWatchdog dog;
+  NcclComms comms;
+  std::vector<ncclComm_t> world;
+  FakeSet(int ranks, Fake settings, double limit = 60, int version = 22809)
+      : api((fake = settings, fakeTable(version))), dog(limit), comms(api, dog.dog),
+        world(comms.initAll(std::vector<int>(static_cast<size_t>(ranks), 0), "init")) {}
+};
+
 }  // namespace
 
 TEST_CASE("nccl comms: a step's calls go out in one group, and teardown drains then destroys") {
@@ -134,11 +159,8 @@ TEST_CASE("nccl comms: a step's calls go out in one group, and teardown drains t
 }
 
 TEST_CASE("nccl comms: an exception while building a step's calls never reaches NCCL") {
-  fake = Fake{};
-  const NcclApi api = fakeTable(22809);
-  RecordingWatchdog dog(60);
-  NcclComms comms(api, dog.dog);
-  const auto world = comms.initAll({0}, "init");
+  FakeSet set(1, Fake{});
+  auto& [api, dog, comms, world] = set;
   CHECK_THROWS_AS(comms.launchGroup([&](std::vector<NcclCall>& calls) {
     calls.push_back(callOf(CommKind::AllGather, world[0]));
     throw std::out_of_range("no communicator for that group");
@@ -150,12 +172,8 @@ TEST_CASE("nccl comms: an exception while building a step's calls never reaches 
 }
 
 TEST_CASE("nccl comms: a call failing inside a group cancels the group and aborts every communicator") {
-  fake = Fake{};
-  fake.failAtCall = 1;
-  const NcclApi api = fakeTable(22809);
-  RecordingWatchdog dog(60);
-  NcclComms comms(api, dog.dog);
-  const auto world = comms.initAll({0, 1, 2}, "init");
+  FakeSet set(3, failingAtCall(1));
+  auto& [api, dog, comms, world] = set;
   std::string message;
   try {
     comms.launchGroup([&](std::vector<NcclCall>& calls) {
@@ -201,12 +219,8 @@ TEST_CASE("nccl comms: ncclGroupEnd failing marks the set broken; teardown abort
 }
 
 TEST_CASE("nccl comms: a hung ncclGroupEnd is ended by the watchdog") {
-  fake = Fake{};
-  fake.groupEndSleepMs = 300;
-  const NcclApi api = fakeTable(22809);
-  RecordingWatchdog dog(0.05);
-  NcclComms comms(api, dog.dog);
-  const auto world = comms.initAll({0}, "init");
+  FakeSet set(1, groupEndSleeping(300), 0.05);
+  auto& [api, dog, comms, world] = set;
   comms.launchGroup([&](std::vector<NcclCall>& calls) { calls.push_back(callOf(CommKind::AllReduce, world[0])); });
   CHECK(dog.fired == 1);  // the real action prints this and exits with code 2
   CHECK(dog.what == "ncclGroupEnd");
@@ -214,12 +228,8 @@ TEST_CASE("nccl comms: a hung ncclGroupEnd is ended by the watchdog") {
 
 TEST_CASE("nccl comms: all_to_all is ncclAlltoAll from NCCL 2.28, send/recv pairs per peer before") {
   for (const int version : {22809, 22705}) {
-    fake = Fake{};
-    NcclApi api = fakeTable(version);
-    if (version < 22800) api.alltoAll = nullptr;  // as the loader leaves it for an older library
-    RecordingWatchdog dog(60);
-    NcclComms comms(api, dog.dog);
-    const auto world = comms.initAll({0}, "init");
+    FakeSet set(1, Fake{}, 60, version);
+    auto& [api, dog, comms, world] = set;
     NcclCall call = callOf(CommKind::AllToAll, world[0]);
     call.groupSize = 2;
     call.count = 3;
