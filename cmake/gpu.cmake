@@ -97,10 +97,10 @@ if(RESHARDCTL_GPU_ENABLED)
   endfunction()
 
   # Fake libnccl.so.2 files for the loader's tests (nccl_library_test.cpp): an
-  # NCCL 2.27 without ncclAlltoAll, one too old, one lacking a symbol. Each in
-  # its own folder, as RESHARDCTL_NCCL_LIB may name a folder.
+  # NCCL 2.27 without ncclAlltoAll, a 2.30, one too old, one lacking a symbol.
+  # Each in its own folder, as RESHARDCTL_NCCL_LIB may name a folder.
   function(reshardctl_add_gpu_tests target)
-    foreach(fake IN ITEMS 2_27 too_old incomplete)
+    foreach(fake IN ITEMS 2_27 2_30 too_old incomplete)
       set(name reshardctl_fake_nccl_${fake})
       add_library(${name} SHARED ${CMAKE_SOURCE_DIR}/tests/fake_nccl.cpp)
       string(TOUPPER "${fake}" variant)
@@ -125,5 +125,18 @@ if(RESHARDCTL_GPU_ENABLED)
                        ${CMAKE_SOURCE_DIR}/samples/seed_mlp_before.ir "${pattern}")
       set_tests_properties(gpu.nccl-${name} PROPERTIES ENVIRONMENT "RESHARDCTL_NCCL_LIB=${PROJECT_BINARY_DIR}/fake-nccl/${folder}")
     endforeach()
+
+    # scripts/gpu-check.sh's own logic on a machine without a GPU: its "no GPU"
+    # outcome, and its whole course under a fake nvidia-smi and a fake pip NCCL
+    # 2.30 (tests/gpu_check_test.sh). Skipped where a GPU is.
+    add_test(NAME gpu.check-script
+             COMMAND bash ${CMAKE_SOURCE_DIR}/tests/gpu_check_test.sh ${CMAKE_SOURCE_DIR} ${PROJECT_BINARY_DIR}
+                     $<TARGET_FILE:reshardctl> $<TARGET_FILE:gpu_selftest>)
+    set_tests_properties(gpu.check-script PROPERTIES SKIP_RETURN_CODE 77 TIMEOUT 120)
+    find_program(RESHARDCTL_SHELLCHECK shellcheck)
+    if(RESHARDCTL_SHELLCHECK)
+      add_test(NAME gpu.shellcheck COMMAND ${RESHARDCTL_SHELLCHECK} ${CMAKE_SOURCE_DIR}/scripts/gpu-check.sh
+                                           ${CMAKE_SOURCE_DIR}/scripts/gpu-bundle.sh ${CMAKE_SOURCE_DIR}/tests/gpu_check_test.sh)
+    endif()
   endfunction()
 endif()
