@@ -40,5 +40,9 @@ for input in "$plan_dir"/*.ir; do
     *) plan_golden "$input" "$name" ;;
   esac
 done
+for case_file in "$root"/tests/golden/validate/*.ir "$root"/tests/golden/validate/*.case; do
+  name=$(basename "${case_file%.*}")
+  REGEN=1 "$root/tests/run_validate_golden.sh" "$tool" "$case_file" "$root/tests/golden/validate/$name.expected"
+done
 git -C "$root" status --short tests/golden
 echo "Now review: git diff tests/golden"
