@@ -98,3 +98,6 @@ foreach(file ${VALIDATE_CASES})
            COMMAND ${CMAKE_SOURCE_DIR}/tests/run_validate_golden.sh $<TARGET_FILE:reshardctl> ${file}
                    ${VALIDATE_GOLDEN_DIR}/${name}.expected)
 endforeach()
+add_test(NAME validate.nccl-without-gpu
+         COMMAND ${CMAKE_SOURCE_DIR}/tests/run_validate_golden.sh $<TARGET_FILE:reshardctl> nccl
+                 ${CMAKE_SOURCE_DIR}/samples/seed_mlp_before.ir)

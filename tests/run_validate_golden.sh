@@ -9,11 +9,23 @@
 # standard error. An input named wrong_*.ir must also pass `verify` and
 # `apply`: only `validate` can tell that it is wrong.
 # With REGEN=1 the output is written to EXPECTED instead (scripts/regen-goldens.sh).
+#   run_validate_golden.sh TOOL nccl SAMPLE
+# --backend nccl without a GPU: exit 2 and a clear message (with one: exit 0).
 set -u
 tool=$1 case_file=$2 expected=$3
 root=$(cd "$(dirname "$0")/.." && pwd)
 source "$root/tests/golden_lib.sh"
 work=$(mktemp -d) && trap 'rm -rf "$work"' EXIT
+
+if [ "$case_file" = nccl ]; then
+  err=$("$tool" validate --apply --backend nccl "$expected" 2>&1 >/dev/null)
+  status=$?
+  if [ $status -eq 0 ]; then echo "a GPU is present: the nccl backend ran"; exit 0; fi
+  [ $status -eq 2 ] || fail "exit $status, expected 2"
+  grep -q "^reshardctl: error: the nccl backend is not available: .*\(GPU\|CUDA\)" <<<"$err" || fail "message: $err"
+  echo ok
+  exit 0
+fi
 
 flags=()
 if [ "${case_file%.case}" != "$case_file" ]; then

@@ -52,15 +52,14 @@ ValidationOutcome Interpreter::run() {
   planReleases(*program_.body());
   runProgramInputs(*program_.body());
   runBlock(*program_.body());
-  for (const auto& [op, status] : status_) {
-    switch (status) {
-      case Status::Matched: ++outcome_.matchedOps; break;
-      case Status::Dependent: ++outcome_.dependentOps; break;
-      case Status::NotSimulated: ++outcome_.notSimulatedOps; break;
-      case Status::Diverged: ++outcome_.divergedOps; break;
-    }
-  }
-  outcome_.unexecutedOps = outcome_.totalOps - status_.size();
+  std::array<size_t, 5> counts = topCounts_;
+  for (const auto& [op, status] : nestedStatus_) ++counts[static_cast<size_t>(status)];
+  outcome_.matchedOps = counts[static_cast<size_t>(Status::Matched)];
+  outcome_.dependentOps = counts[static_cast<size_t>(Status::Dependent)];
+  outcome_.notSimulatedOps = counts[static_cast<size_t>(Status::NotSimulated)];
+  outcome_.divergedOps = counts[static_cast<size_t>(Status::Diverged)];
+  outcome_.unexecutedOps = outcome_.totalOps - outcome_.matchedOps - outcome_.dependentOps -
+                           outcome_.notSimulatedOps - outcome_.divergedOps;
   outcome_.stoppedEarly = stopped_;
   return outcome_;
 }
@@ -87,18 +86,28 @@ void Interpreter::runProgramInputs(const Block& body) {
 }
 
 void Interpreter::runBlock(const Block& block) {
+  const bool top = &block == program_.body();
+  size_t position = 0;
   for (const Operation* op : block) {
     if (stopped_) return;
     runOp(*op);
-    releaseAfter(*op);
+    if (top) releaseAfter(position++);
   }
 }
 
 void Interpreter::runOp(const Operation& op) {
+  const Status enclosing = current_;  // a region op's status goes on after its blocks
+  current_ = Status::None;
+  dispatch(op);
+  recordStatus(op, current_);
+  current_ = enclosing;
+}
+
+void Interpreter::dispatch(const Operation& op) {
   const std::string_view opName = op.name();
-  if (opName == kYield) return setStatus(op, Status::Matched);  // the enclosing op reads its operands
+  if (opName == kYield) return setStatus(Status::Matched);  // the enclosing op reads its operands
   if (!operandsKnown(op)) {
-    setStatus(op, Status::Dependent);
+    setStatus(Status::Dependent);
     return markUnknown(op);
   }
   if (opName == "pd_op.if") return runIf(op);
@@ -163,7 +172,7 @@ bool Interpreter::runOnRanks(const Operation& op, Kernel kernel, const OpAttribu
         d.ranks = {id};
         d.message = fmt::format("{} operand {} ({}): rank {} runs the op but holds no piece of it", op.name(), i,
                                 name(v), id);
-        diverge(op, std::move(d));
+        diverge(std::move(d));
         return false;
       }
       inputs.push_back(&*piece);
@@ -178,7 +187,7 @@ bool Interpreter::runOnRanks(const Operation& op, Kernel kernel, const OpAttribu
       d.kind = "compute";
       d.ranks = {id};
       d.message = fmt::format("{}: rank {} cannot run it on its pieces: {}", op.name(), id, e.what());
-      diverge(op, std::move(d));
+      diverge(std::move(d));
       return false;
     }
     for (size_t i = 0; i < op.numResults(); ++i) values_.at(op.result(i)).ranks[r] = std::move(context.outputs()[i]);
@@ -211,7 +220,7 @@ void Interpreter::runReshard(const Operation& op) {
     d.op = &op;
     d.kind = "reshard";
     d.message = fmt::format("{} of {}: the reshard cannot run: {}", op.name(), name(input), e.what());
-    diverge(op, std::move(d));
+    diverge(std::move(d));
     if (options_.all) resync(op, ranks);
     return;
   }
@@ -241,7 +250,7 @@ std::optional<bool> Interpreter::condition(const Operation& op, const Value* con
                     : fmt::format("{}: the condition {} is {} on rank {} but {} in the serial program; a condition "
                                   "must be replicated",
                                   op.name(), name(cond), !serial, id, serial);
-    diverge(op, std::move(d));
+    diverge(std::move(d));
     if (stopped_) return std::nullopt;
     break;
   }
@@ -270,7 +279,7 @@ void Interpreter::runIf(const Operation& op) {
       copyValue(yield && yield->name() == kYield && i < yield->numOperands() ? yield->operandValue(i) : nullptr,
                 op.result(i));
   }
-  setStatus(op, Status::Matched);
+  setStatus(Status::Matched);
 }
 
 void Interpreter::runWhile(const Operation& op) {
@@ -302,12 +311,12 @@ void Interpreter::runWhile(const Operation& op) {
       current[k] = next ? values_.at(next) : ValueState{};
     }
     if (!cond || !values_.at(cond).known) {
-      setStatus(op, Status::Dependent);
+      setStatus(Status::Dependent);
       return markUnknown(op);
     }
   }
   for (size_t k = 0; k < op.numResults() && k < current.size(); ++k) values_.at(op.result(k)) = current[k];
-  setStatus(op, Status::Matched);
+  setStatus(Status::Matched);
 }
 
 std::vector<size_t> Interpreter::executingRanks(const Operation& op) {
@@ -345,11 +354,11 @@ void Interpreter::checkResults(const Operation& op, const std::vector<size_t>& r
     if (!state.known || state.serial.isList || !isTensorValue(value)) continue;
     if (std::optional<Divergence> d = checkResult(op, i, state, ranks, checkContext_)) {
       matched = false;
-      diverge(op, std::move(*d));
+      diverge(std::move(*d));
       if (stopped_) return;
     }
   }
-  if (matched) setStatus(op, Status::Matched);
+  if (matched) setStatus(Status::Matched);
   else if (options_.all) resync(op, ranks);
 }
 
@@ -374,16 +383,22 @@ void Interpreter::resync(const Operation& op, const std::vector<size_t>& ranks) 
   }
 }
 
-void Interpreter::setStatus(const Operation& op, Status status) {
-  auto [entry, added] = status_.try_emplace(&op, status);
-  if (!added && status > entry->second) entry->second = status;
+void Interpreter::recordStatus(const Operation& op, Status status) {
+  if (status == Status::None) return;
+  if (op.parentBlock() == program_.body()) {
+    ++topCounts_[static_cast<size_t>(status)];
+    return;
+  }
+  auto [entry, added] = nestedStatus_.try_emplace(&op, status);
+  if (!added) entry->second = std::max(entry->second, status);
 }
 
 void Interpreter::notSimulated(const Operation& op, std::string reason) {
-  const auto previous = status_.find(&op);
-  const bool counted = previous != status_.end() && previous->second == Status::NotSimulated;
-  setStatus(op, Status::NotSimulated);
-  if (counted) return;  // an op in a loop body is listed once
+  setStatus(Status::NotSimulated);
+  if (op.parentBlock() != program_.body()) {  // an op in a loop body is listed once
+    auto found = nestedStatus_.find(&op);
+    if (found != nestedStatus_.end() && found->second == Status::NotSimulated) return;
+  }
   std::string key = fmt::format("{}\n{}", op.name(), reason);
   auto [entry, added] = notSimulatedIndex_.try_emplace(std::move(key), outcome_.notSimulated.size());
   if (added) outcome_.notSimulated.push_back({std::string(op.name()), 0, std::move(reason)});
@@ -394,40 +409,48 @@ void Interpreter::markUnknown(const Operation& op) {
   for (size_t i = 0; i < op.numResults(); ++i) values_.at(op.result(i)) = ValueState{};
 }
 
-void Interpreter::diverge(const Operation& op, Divergence divergence) {
+void Interpreter::diverge(Divergence divergence) {
   outcome_.divergences.push_back(std::move(divergence));
-  setStatus(op, Status::Diverged);
+  setStatus(Status::Diverged);
   if (!options_.all) stopped_ = true;
 }
 
+// A top-level value is released after the last top-level op that uses it
+// (itself, or through an op in its regions); values of nested blocks stay.
+// One forward walk: a later use overwrites an earlier one.
 void Interpreter::planReleases(const Block& body) {
-  std::unordered_map<const Operation*, size_t> index;
-  std::vector<const Operation*> order;
-  for (const Operation* op : body) {
-    index.emplace(op, order.size());
-    order.push_back(op);
+  constexpr uint32_t kNested = UINT32_MAX;
+  std::vector<uint32_t> last(program_.valueCount(), kNested);
+  std::vector<const Value*> topValues;
+  for (const Value* arg : body.arguments()) {
+    last[arg->id] = 0;
+    topValues.push_back(arg);
   }
-  if (order.empty()) return;
-  auto lastUse = [&](const Value* v, size_t defined) {
-    size_t last = defined;
-    for (const Operand* use = v->firstUse; use; use = use->nextUse()) {
-      const Operation* user = use->owner();
-      while (user->parentBlock() != &body && user->parentBlock() && user->parentBlock()->parentOp())
-        user = user->parentBlock()->parentOp();
-      auto found = index.find(user);
-      if (found != index.end()) last = std::max(last, found->second);
-    }
-    releases_[order[last]].push_back(v);
+  uint32_t position = 0;
+  auto markUses = [&](const Operation* op) {
+    for (size_t i = 0; i < op->numOperands(); ++i)
+      if (const Value* v = op->operandValue(i); v && last[v->id] != kNested) last[v->id] = position;
   };
-  for (const Value* arg : body.arguments()) lastUse(arg, 0);
-  for (size_t i = 0; i < order.size(); ++i)
-    for (size_t r = 0; r < order[i]->numResults(); ++r) lastUse(order[i]->result(r), i);
+  for (const Operation* op : body) {
+    for (size_t r = 0; r < op->numResults(); ++r) {
+      last[op->result(r)->id] = position;
+      topValues.push_back(op->result(r));
+    }
+    markUses(op);
+    for (const Block* region : op->regions()) walkOps(*region, markUses);
+    ++position;
+  }
+  releaseStart_.assign(position + 1, 0);
+  for (const Value* v : topValues) ++releaseStart_[last[v->id] + 1];
+  for (size_t i = 1; i < releaseStart_.size(); ++i) releaseStart_[i] += releaseStart_[i - 1];
+  releaseValues_.assign(topValues.size(), nullptr);
+  std::vector<uint32_t> fill(releaseStart_.begin(), releaseStart_.end() - 1);
+  for (const Value* v : topValues) releaseValues_[fill[last[v->id]]++] = v;
 }
 
-void Interpreter::releaseAfter(const Operation& op) {
-  auto found = releases_.find(&op);
-  if (found == releases_.end()) return;
-  for (const Value* v : found->second) values_.release(v);
+void Interpreter::releaseAfter(size_t position) {
+  if (position + 1 >= releaseStart_.size()) return;
+  for (uint32_t i = releaseStart_[position]; i < releaseStart_[position + 1]; ++i) values_.release(releaseValues_[i]);
 }
 
 std::string Interpreter::name(const Value* value) const {

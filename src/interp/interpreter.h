@@ -6,6 +6,8 @@
 // control_flow_op.cc); every rank must see the serial program's condition.
 #pragma once
 
+#include <algorithm>
+#include <array>
 #include <cstddef>
 #include <cstdint>
 #include <optional>
@@ -26,10 +28,12 @@ class Interpreter {
   ValidationOutcome run();
 
  private:
-  enum class Status : uint8_t { Matched, Dependent, NotSimulated, Diverged };
+  // What became of an op, worst last; an op's status is the worst it reached.
+  enum class Status : uint8_t { None, Matched, Dependent, NotSimulated, Diverged };
 
   void runBlock(const Block& block);
   void runOp(const Operation& op);
+  void dispatch(const Operation& op);
   void runKernel(const Operation& op, Kernel kernel);
   void runReshard(const Operation& op);
   void runIf(const Operation& op);
@@ -46,14 +50,15 @@ class Interpreter {
   std::optional<bool> condition(const Operation& op, const Value* cond);
   void copyValue(const Value* from, const Value* to);
 
-  void setStatus(const Operation& op, Status status);
+  void setStatus(Status status) { current_ = std::max(current_, status); }  // of the op being run
+  void recordStatus(const Operation& op, Status status);
   void notSimulated(const Operation& op, std::string reason);
   void markUnknown(const Operation& op);
-  void diverge(const Operation& op, Divergence divergence);
+  void diverge(Divergence divergence);
   // --all: after a divergence the ranks go on from the serial values, laid out
   // as declared, so each later report is about its own op.
   void resync(const Operation& op, const std::vector<size_t>& ranks);
-  void releaseAfter(const Operation& op);
+  void releaseAfter(size_t position);
   void planReleases(const Block& body);
   std::string name(const Value* value) const;
 
@@ -67,9 +72,16 @@ class Interpreter {
   size_t inputCounter_ = 0;
   bool stopped_ = false;
   ValidationOutcome outcome_;
-  std::unordered_map<const Operation*, Status> status_;
+  Status current_ = Status::None;
+  // Top-level ops run once: their statuses are only counted. Ops in regions
+  // may run again (a loop body): kept by op, so each counts once.
+  std::array<size_t, 5> topCounts_{};
+  std::unordered_map<const Operation*, Status> nestedStatus_;
   std::unordered_map<std::string, size_t> notSimulatedIndex_;
-  std::unordered_map<const Operation*, std::vector<const Value*>> releases_;
+  // The top-level values to release after top-level op i:
+  // releaseValues_[releaseStart_[i] .. releaseStart_[i + 1]).
+  std::vector<uint32_t> releaseStart_;
+  std::vector<const Value*> releaseValues_;
 };
 
 }  // namespace reshardctl
