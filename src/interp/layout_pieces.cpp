@@ -55,26 +55,12 @@ struct Whole {
   std::vector<int64_t> writer;  // the process that wrote each element, -1 if none
 };
 
-// Reduces the wholes over the partial mesh dims, lowest first; keys list the
-// partial coordinates lowest dim first.
 std::vector<double> reduceWholes(std::map<Shape, Whole> wholes, const Layout& layout) {
   std::map<Shape, std::vector<double>> values;
   for (auto& [key, whole] : wholes) values[key] = std::move(whole.values);
-  for (size_t dim : partialMeshDims(layout)) {
-    std::map<Shape, std::vector<std::vector<double>>> groups;
-    for (auto& [key, data] : values) groups[Shape(key.begin() + 1, key.end())].push_back(std::move(data));
-    values.clear();
-    for (auto& [outer, members] : groups) {
-      std::vector<double> reduced(members.front().size());
-      std::vector<double> column(members.size());
-      for (size_t i = 0; i < reduced.size(); ++i) {
-        for (size_t m = 0; m < members.size(); ++m) column[m] = members[m][i];
-        reduced[i] = reduceValues(layout.placements[dim].reduce, DType::F64, column);
-      }
-      values[outer] = std::move(reduced);
-    }
-  }
-  return std::move(values.begin()->second);
+  std::vector<ReduceType> types;
+  for (size_t dim : partialMeshDims(layout)) types.push_back(layout.placements[dim].reduce);
+  return reducePartialWholes(std::move(values), types, DType::F64);
 }
 
 }  // namespace
