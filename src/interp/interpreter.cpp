@@ -71,17 +71,21 @@ void Interpreter::runProgramInputs(const Block& body) {
     ValueState& state = values_.at(arg);
     if (!isTensorValue(arg)) continue;
     const std::string key = arg->argName.empty() ? fmt::format("#arg{}", index++) : std::string(arg->argName);
-    state.serial = seededTensor(completeShape(arg->type->dims, -1, options_.dynamicDim),
-                                parseDType(arg->type->dtype).value_or(DType::F32), options_.seed, key);
-    state.known = true;
-    if (arg->dist == nullptr) {
-      for (size_t r = 0; r < world_.size(); ++r) state.ranks[r] = state.serial;
-      continue;
+    try {
+      state.serial = seededTensor(completeShape(arg->type->dims, -1, options_.dynamicDim),
+                                  parseDType(arg->type->dtype).value_or(DType::F32), options_.seed, key);
+      state.known = true;
+      if (arg->dist == nullptr) {
+        for (size_t r = 0; r < world_.size(); ++r) state.ranks[r] = state.serial;
+        continue;
+      }
+      const Layout& layout = layouts_.of(*arg->dist);
+      for (int64_t position = 0; position < layout.mesh.size(); ++position)
+        if (std::optional<size_t> r = world_.indexOf(processIdAt(layout.mesh, position)))
+          state.ranks[*r] = pieceOf(state.serial, layout, meshCoord(layout.mesh, position));
+    } catch (const std::exception&) {  // too large, or a layout no placement can express
+      state = ValueState{};          // its users are not checked
     }
-    const Layout& layout = layouts_.of(*arg->dist);
-    for (int64_t position = 0; position < layout.mesh.size(); ++position)
-      if (std::optional<size_t> r = world_.indexOf(processIdAt(layout.mesh, position)))
-        state.ranks[*r] = pieceOf(state.serial, layout, meshCoord(layout.mesh, position));
   }
 }
 
@@ -132,7 +136,7 @@ void Interpreter::runKernel(const Operation& op, Kernel kernel) {
   KernelContext serialContext(op, attrs, std::move(inputs), site);
   try {
     kernel(serialContext);
-  } catch (const KernelError& e) {
+  } catch (const std::exception& e) {  // KernelError, or anything else the kernel cannot do
     notSimulated(op, e.what());
     return markUnknown(op);
   }

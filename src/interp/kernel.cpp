@@ -31,10 +31,7 @@ DType KernelContext::resultDType(size_t i) const {
 std::vector<int64_t> KernelContext::intArray(size_t operand, std::string_view key) const {
   if (!hasInput(operand)) return attrs_.integers(key);
   std::vector<int64_t> values;
-  for (double v : in(operand).data) {
-    if (v != std::trunc(v)) throw KernelError(fmt::format("operand {} holds {}, not an integer", operand, v));
-    values.push_back(static_cast<int64_t>(v));
-  }
+  for (double v : in(operand).data) values.push_back(toInteger(v, fmt::format("operand {} holds", operand)));
   return values;
 }
 

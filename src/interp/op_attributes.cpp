@@ -68,9 +68,8 @@ double OpAttributes::number(std::string_view key, double fallback) const {
 }
 
 int64_t OpAttributes::integer(std::string_view key, int64_t fallback) const {
-  const double value = number(key, static_cast<double>(fallback));
-  if (value != std::trunc(value)) unreadable(key, *find(key), "an integer");
-  return static_cast<int64_t>(value);
+  if (!has(key)) return fallback;
+  return toInteger(number(key, 0.0), fmt::format("attribute {}", key));
 }
 
 bool OpAttributes::boolean(std::string_view key, bool fallback) const {
@@ -89,8 +88,8 @@ std::vector<int64_t> OpAttributes::integers(std::string_view key, std::vector<in
   std::vector<int64_t> out;
   for (std::string_view item : *items) {
     const std::optional<double> parsed = parseNumber(item);
-    if (!parsed || *parsed != std::trunc(*parsed)) unreadable(key, *value, "an integer array");
-    out.push_back(static_cast<int64_t>(*parsed));
+    if (!parsed) unreadable(key, *value, "an integer array");
+    out.push_back(toInteger(*parsed, fmt::format("attribute {}", key)));
   }
   return out;
 }

@@ -1,11 +1,19 @@
 #include "interp/tensor.h"
 
+#include <cmath>
+#include <limits>
+
 #include <fmt/format.h>
 #include <fmt/ranges.h>
 
 namespace reshardctl {
 
 Tensor Tensor::filled(Shape shape, double value, DType dtype) {
+  for (int64_t d : shape)
+    if (d < 0) throw KernelError(fmt::format("a tensor of shape {} cannot exist", shapeText(shape)));
+  if (numelOf(shape) > kMaxTensorElements)
+    throw KernelError(fmt::format("a {} tensor is too large to simulate (at most {} elements)", shapeText(shape),
+                                  kMaxTensorElements));
   Tensor t;
   t.data.assign(static_cast<size_t>(numelOf(shape)), value);
   t.shape = std::move(shape);
@@ -22,8 +30,18 @@ Tensor Tensor::list(std::vector<Tensor> items) {
 
 int64_t numelOf(const Shape& shape) {
   int64_t n = 1;
-  for (int64_t d : shape) n *= d;
+  for (int64_t d : shape) {
+    if (d == 0) return 0;
+    n = d > 0 && n > std::numeric_limits<int64_t>::max() / d ? std::numeric_limits<int64_t>::max() : n * d;
+  }
   return n;
+}
+
+int64_t toInteger(double value, std::string_view what) {
+  constexpr double kLimit = 9.2e18;  // just inside int64's range
+  if (!(std::fabs(value) < kLimit) || value != std::trunc(value))
+    throw KernelError(fmt::format("{} {} is not an integer", what, value));
+  return static_cast<int64_t>(value);
 }
 
 Shape stridesOf(const Shape& shape) {
@@ -39,7 +57,7 @@ std::string shapeText(const Shape& shape) {
 size_t normalizeAxis(int64_t axis, size_t rank) {
   const int64_t r = static_cast<int64_t>(rank);
   const int64_t a = axis < 0 ? axis + r : axis;
-  if (a < 0 || a >= std::max<int64_t>(r, 1))
+  if (a < 0 || a >= r)
     throw KernelError(fmt::format("axis {} is out of range for a {}-D tensor", axis, rank));
   return static_cast<size_t>(a);
 }
@@ -58,6 +76,10 @@ Shape broadcastShapes(const Shape& a, const Shape& b) {
 
 std::vector<int64_t> broadcastOffsets(const Shape& from, const Shape& to) {
   // Strides of `from` laid over `to`: 0 where `from` is missing or of size 1.
+  bool fits = from.size() <= to.size();
+  for (size_t i = 0; fits && i < from.size(); ++i) fits = from[i] == 1 || from[i] == to[to.size() - from.size() + i];
+  if (!fits || numelOf(to) > kMaxTensorElements)
+    throw KernelError(fmt::format("shape {} does not broadcast to {}", shapeText(from), shapeText(to)));
   const size_t lead = to.size() - from.size();
   const Shape fromStrides = stridesOf(from);
   Shape strides(to.size(), 0);
@@ -82,7 +104,6 @@ std::vector<int64_t> broadcastOffsets(const Shape& from, const Shape& to) {
 
 Tensor reduceToShape(const Tensor& t, const Shape& shape) {
   if (t.shape == shape) return t;
-  broadcastShapes(shape, t.shape);  // throws unless `shape` broadcasts to t's
   Tensor out = Tensor::filled(shape, 0.0, t.dtype);
   const std::vector<int64_t> offsets = broadcastOffsets(shape, t.shape);
   for (size_t i = 0; i < offsets.size(); ++i) out.data[static_cast<size_t>(offsets[i])] += t.data[i];

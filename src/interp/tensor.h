@@ -8,6 +8,7 @@
 #include <cstdint>
 #include <stdexcept>
 #include <string>
+#include <string_view>
 #include <vector>
 
 #include "ir/dtype.h"
@@ -40,7 +41,15 @@ struct Tensor {
   double& operator[](int64_t i) { return data[static_cast<size_t>(i)]; }
 };
 
+// The element count of `shape`, saturating at INT64_MAX (0 with a zero dim).
 int64_t numelOf(const Shape& shape);
+// The most elements one tensor may hold (2^27: a GiB of doubles); Tensor::filled
+// refuses more, and a negative dim, with a KernelError.
+inline constexpr int64_t kMaxTensorElements = int64_t{1} << 27;
+
+// `value` as an integer (an index, an id, a count); KernelError when it is
+// not a whole number in int64's range.
+int64_t toInteger(double value, std::string_view what);
 Shape stridesOf(const Shape& shape);  // row-major element strides
 std::string shapeText(const Shape& shape);  // "4x8", "0-D" for a scalar
 
@@ -52,7 +61,7 @@ size_t normalizeAxis(int64_t axis, size_t rank);
 Shape broadcastShapes(const Shape& a, const Shape& b);
 
 // Element offsets into a tensor of shape `from` for every element of `to`
-// (row-major), where `from` broadcasts to `to`.
+// (row-major); KernelError unless `from` broadcasts to `to`.
 std::vector<int64_t> broadcastOffsets(const Shape& from, const Shape& to);
 
 // Sums `t` down to `shape` over the dims broadcasting added or stretched: the

@@ -99,6 +99,10 @@ int runValidate(const ValidateCommandOptions& options) {
     diagnostics.error(fmt::format("the {} backend failed: {}", backend->name(), e.what()));
     diagnostics.flush(stderr);
     return kExitUsage;
+  } catch (const std::exception& e) {  // out of memory, or a bug: say so rather than crash
+    diagnostics.error(fmt::format("validate could not go on: {}", e.what()));
+    diagnostics.flush(stderr);
+    return kExitUsage;
   }
   reportDivergences(outcome, diagnostics);
   diagnostics.flush(stderr);  // the divergences first, then the summary

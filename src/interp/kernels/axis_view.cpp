@@ -14,7 +14,7 @@ AxisView::AxisView(const Shape& shape, size_t axis) {
 
 std::vector<size_t> reductionAxes(const std::vector<int64_t>& axes, size_t rank, bool all) {
   std::vector<size_t> out;
-  if (all || axes.empty()) {
+  if (all || axes.empty() || rank == 0) {  // a 0-D tensor reduces to itself
     for (size_t d = 0; d < rank; ++d) out.push_back(d);
     return out;
   }

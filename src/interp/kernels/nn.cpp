@@ -33,6 +33,13 @@ struct Rows {
   size_t at(int64_t r, int64_t c) const { return static_cast<size_t>(r * cols + c); }
 };
 
+// A grad's operand that must hold `count` elements (a per-row statistic, an out_grad).
+const Tensor& sized(const KernelContext& c, size_t operand, int64_t count, std::string_view what) {
+  const Tensor& t = c.in(operand);
+  if (t.numel() != count) throw KernelError(fmt::format("{} holds {} elements, not {}", what, t.numel(), count));
+  return t;
+}
+
 double elementOr(const Tensor* t, int64_t i, double fallback) {
   if (t == nullptr) return fallback;
   if (t->numel() <= i) throw KernelError(fmt::format("a norm weight of {} elements is too short", t->numel()));
@@ -75,11 +82,11 @@ void layerNorm(KernelContext& c) {
 void layerNormGrad(KernelContext& c) {
   const Tensor& x = c.in(0);
   const Tensor* scale = c.optionalIn(1);
-  const Tensor& mean = c.in(3);
-  const Tensor& var = c.in(4);
-  const Tensor& g = c.in(5);
   const double eps = c.attrs().number("epsilon", 1e-5);
   const Rows r(x.shape, c.attrs().integer("begin_norm_axis", 1));
+  const Tensor& mean = sized(c, 3, r.rows, "mean");
+  const Tensor& var = sized(c, 4, r.rows, "variance");
+  const Tensor& g = sized(c, 5, x.numel(), "out_grad");
   Tensor dx = x;
   Tensor dscale = Tensor::filled({r.cols}, 0.0, x.dtype);
   Tensor dbias = Tensor::filled({r.cols}, 0.0, x.dtype);
@@ -146,9 +153,9 @@ void rmsNorm(KernelContext& c) {
 void rmsNormGrad(KernelContext& c) {
   const Tensor x = rmsInput(c);
   const Tensor* weight = c.optionalIn(3);
-  const Tensor& invVar = c.in(5);
-  const Tensor& g = c.in(6);
   const Rows r(x.shape, c.attrs().integer("begin_norm_axis", static_cast<int64_t>(x.rank()) - 1));
+  const Tensor& invVar = sized(c, 5, r.rows, "inv_var");
+  const Tensor& g = sized(c, 6, x.numel(), "out_grad");
   Tensor dx = x;
   Tensor dweight = Tensor::filled({r.cols}, 0.0, x.dtype);
   Tensor dbias = Tensor::filled({r.cols}, 0.0, x.dtype);
@@ -189,7 +196,7 @@ CrossEntropyArgs crossEntropyArgs(const KernelContext& c, const Tensor& logits) 
 
 // The class a hard label names, or -1 for ignore_index.
 int64_t labelClass(double label, const CrossEntropyArgs& args, int64_t classes) {
-  const auto cls = static_cast<int64_t>(label);
+  const int64_t cls = toInteger(label, "label");
   if (cls == args.ignoreIndex) return -1;
   if (cls < 0 || cls >= classes)
     throw KernelError(fmt::format("label {} is out of range for {} classes", cls, classes));
@@ -234,11 +241,11 @@ void crossEntropyWithSoftmax(KernelContext& c) {
 
 // input_grad = (softmax - onehot(label)) * loss_grad, 0 where ignored.
 void crossEntropyWithSoftmaxGrad(KernelContext& c) {
-  const Tensor& label = c.in(0);
   const Tensor& softmax = c.in(1);
-  const Tensor& lossGrad = c.in(2);
   const CrossEntropyArgs args = crossEntropyArgs(c, softmax);
   const AxisView v(softmax.shape, args.axis);
+  const Tensor& label = sized(c, 0, args.softLabel ? softmax.numel() : v.outer * v.inner, "label");
+  const Tensor& lossGrad = sized(c, 2, v.outer * v.inner, "loss_grad");
   Tensor dx = softmax;
   for (int64_t o = 0; o < v.outer; ++o) {
     for (int64_t i = 0; i < v.inner; ++i) {
@@ -273,7 +280,7 @@ TableRows tableRows(const KernelContext& c, const Tensor& weight) {
 }
 
 int64_t localRow(const KernelContext& c, double id, const TableRows& t, int64_t paddingIdx) {
-  const auto row = static_cast<int64_t>(id);
+  const int64_t row = toInteger(id, "id");
   if (row == paddingIdx) return -1;
   if (row >= t.start && row < t.start + t.rows) return row - t.start;
   if (c.site().serial()) throw KernelError(fmt::format("id {} is out of range for {} rows", row, t.rows));
@@ -298,8 +305,8 @@ void embedding(KernelContext& c) {
 void embeddingGrad(KernelContext& c) {
   const Tensor& ids = c.in(0);
   const Tensor& weight = c.in(1);
-  const Tensor& g = c.in(2);
   const TableRows t = tableRows(c, weight);
+  const Tensor& g = sized(c, 2, ids.numel() * t.width, "out_grad");
   const int64_t paddingIdx = c.attrs().integer("padding_idx", -1);
   Tensor dw = Tensor::filled(weight.shape, 0.0, weight.dtype);
   for (int64_t i = 0; i < ids.numel(); ++i) {

@@ -63,7 +63,8 @@ void squaredL2Norm(KernelContext& c) {
   c.setOut(0, Tensor::filled(shape, total, c.resultDType(0)));
 }
 void squaredL2NormGrad(KernelContext& c) {
-  const double g = c.in(1).data.at(0);
+  if (c.in(1).data.empty()) throw KernelError("out_grad holds no element");
+  const double g = c.in(1).data.front();
   Tensor out = c.in(0);
   for (double& v : out.data) v *= 2.0 * g;
   c.setOut(0, std::move(out));
@@ -100,7 +101,9 @@ void meanGrad(KernelContext& c) {
 void maxGrad(KernelContext& c) {
   const Tensor& x = c.in(0);
   const Tensor& out = c.in(1);
-  c.setOut(0, spreadGrad(x, c.in(2), gradAxes(c, 3),
+  const std::vector<size_t> axes = gradAxes(c, 3);
+  if (out.numel() != numelOf(reducedShape(x.shape, axes, true))) throw KernelError("out does not have the reduced shape");
+  c.setOut(0, spreadGrad(x, c.in(2), axes,
                          [&](size_t i, int64_t t) { return x.data[i] == out[t] ? 1.0 : 0.0; }));
 }
 

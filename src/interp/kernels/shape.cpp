@@ -132,14 +132,14 @@ const std::vector<Tensor>& listOperand(const KernelContext& c, size_t i) {
 // concat(Tensor[] x, Scalar axis): the axis is a pd_op.full operand or an attribute.
 void concat(KernelContext& c) {
   const std::vector<Tensor>& parts = listOperand(c, 0);
-  const auto axis = static_cast<int64_t>(c.scalar(1, "axis", 0.0));
+  const auto axis = toInteger(c.scalar(1, "axis", 0.0), "axis");
   c.setOut(0, concatenated(parts, normalizeAxis(axis, parts.empty() ? 0 : parts.front().rank())));
 }
 // concat_grad(Tensor[] x, out_grad, Scalar axis) -> Tensor[] x_grad
 void concatGrad(KernelContext& c) {
   const std::vector<Tensor>& parts = listOperand(c, 0);
   const Tensor& g = c.in(1);
-  const size_t axis = normalizeAxis(static_cast<int64_t>(c.scalar(2, "axis", 0.0)), g.rank());
+  const size_t axis = normalizeAxis(toInteger(c.scalar(2, "axis", 0.0), "axis"), g.rank());
   std::vector<int64_t> sections;
   for (const Tensor& p : parts) sections.push_back(axis < p.rank() ? p.shape[axis] : 0);
   c.setOut(0, Tensor::list(splitAlong(g, axis, sections)));
@@ -147,13 +147,13 @@ void concatGrad(KernelContext& c) {
 // split(x, IntArray sections, Scalar axis) -> Tensor[]
 void split(KernelContext& c) {
   const Tensor& x = c.in(0);
-  const size_t axis = normalizeAxis(static_cast<int64_t>(c.scalar(2, "axis", 0.0)), x.rank());
+  const size_t axis = normalizeAxis(toInteger(c.scalar(2, "axis", 0.0), "axis"), x.rank());
   c.setOut(0, Tensor::list(splitAlong(x, axis, c.intArray(1, "sections"))));
 }
 // split_with_num(x, int num, Scalar axis) -> Tensor[]
 void splitWithNum(KernelContext& c) {
   const Tensor& x = c.in(0);
-  const size_t axis = normalizeAxis(static_cast<int64_t>(c.scalar(1, "axis", 0.0)), x.rank());
+  const size_t axis = normalizeAxis(toInteger(c.scalar(1, "axis", 0.0), "axis"), x.rank());
   const int64_t num = c.attrs().integer("num", 1);
   if (num <= 0 || x.shape[axis] % num != 0)
     throw KernelError(fmt::format("cannot split {} elements into {} equal parts", x.shape[axis], num));
@@ -162,7 +162,7 @@ void splitWithNum(KernelContext& c) {
 // split_grad(Tensor[] out_grad, Scalar axis): concat of the grads.
 void splitGrad(KernelContext& c) {
   const std::vector<Tensor>& parts = listOperand(c, 0);
-  const auto axis = static_cast<int64_t>(c.scalar(1, "axis", -1.0));
+  const auto axis = toInteger(c.scalar(1, "axis", -1.0), "axis");
   c.setOut(0, concatenated(parts, normalizeAxis(axis, parts.empty() ? 0 : parts.front().rank())));
 }
 // stack(Tensor[] x, int axis)
@@ -242,6 +242,7 @@ void sliceGrad(KernelContext& c) {
   const Tensor& x = c.in(0);
   const Tensor& g = c.in(1);
   const SliceBox box = sliceBox(c, x.shape, 2);
+  if (g.numel() != numelOf(slicedShape(c, box))) throw KernelError("out_grad does not have the slice's shape");
   Tensor dx = Tensor::filled(x.shape, 0.0, g.dtype);
   forEachInBox(x.shape, box, [&](int64_t to, int64_t from) { dx[to] = g[from]; });
   c.setOut(0, std::move(dx));
@@ -251,14 +252,14 @@ void sliceGrad(KernelContext& c) {
 void gather(KernelContext& c) {
   const Tensor& x = c.in(0);
   const Tensor& index = c.in(1);
-  const size_t axis = normalizeAxis(static_cast<int64_t>(c.scalar(2, "axis", 0.0)), x.rank());
+  const size_t axis = normalizeAxis(toInteger(c.scalar(2, "axis", 0.0), "axis"), x.rank());
   const AxisView v(x.shape, axis);
   Shape shape = x.shape;
   shape[axis] = index.numel();
   Tensor out = Tensor::filled(shape, 0.0, x.dtype);
   const AxisView ov(shape, axis);
   for (int64_t k = 0; k < index.numel(); ++k) {
-    const auto from = static_cast<int64_t>(index[k]);
+    const int64_t from = toInteger(index[k], "gather index");
     if (from < 0 || from >= v.n) throw KernelError(fmt::format("gather index {} is out of range [0, {})", from, v.n));
     for (int64_t o = 0; o < v.outer; ++o)
       for (int64_t i = 0; i < v.inner; ++i) out.data[ov.at(o, k, i)] = x.data[v.at(o, from, i)];
@@ -270,12 +271,15 @@ void gatherGrad(KernelContext& c) {
   const Tensor& x = c.in(0);
   const Tensor& index = c.in(1);
   const Tensor& g = c.in(2);
-  const size_t axis = normalizeAxis(static_cast<int64_t>(c.scalar(3, "axis", 0.0)), x.rank());
+  const size_t axis = normalizeAxis(toInteger(c.scalar(3, "axis", 0.0), "axis"), x.rank());
   const AxisView v(x.shape, axis);
+  Shape gathered = x.shape;
+  gathered[axis] = index.numel();
+  if (g.shape != gathered) throw KernelError(fmt::format("out_grad is {}, not {}", shapeText(g.shape), shapeText(gathered)));
   const AxisView gv(g.shape, axis);
   Tensor dx = Tensor::filled(x.shape, 0.0, g.dtype);
   for (int64_t k = 0; k < index.numel() && k < gv.n; ++k) {
-    const auto to = static_cast<int64_t>(index[k]);
+    const int64_t to = toInteger(index[k], "gather index");
     if (to < 0 || to >= v.n) throw KernelError(fmt::format("gather index {} is out of range [0, {})", to, v.n));
     for (int64_t o = 0; o < v.outer; ++o)
       for (int64_t i = 0; i < v.inner; ++i) dx.data[v.at(o, to, i)] += g.data[gv.at(o, k, i)];
