@@ -61,5 +61,9 @@ done
     (cd "$logs" && "$tool" print "$(basename "$input")" -o /dev/null 2>"$(basename "${input%.log}").stderr") || true
   done
 )
+for case_file in "$root"/tests/golden/validate/*.ir "$root"/tests/golden/validate/*.case; do
+  name=$(basename "${case_file%.*}")
+  REGEN=1 "$root/tests/run_validate_golden.sh" "$tool" "$case_file" "$root/tests/golden/validate/$name.expected"
+done
 git -C "$root" status --short tests/golden
 echo "Now review: git diff tests/golden"

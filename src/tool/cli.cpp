@@ -99,6 +99,7 @@ int runCli(int argc, char** argv) {
       "  reshardctl diff before.ir after.ir --ignore-attr op_role\n"
       "  reshardctl list train.log\n"
       "  reshardctl apply --program build_cinn_pass train.log\n"
+      "  reshardctl validate samples/seed_mlp_before.ir\n"
       "Exit codes: 0 success, 1 bad input (diagnostics on stderr), 2 bad usage or I/O error.");
 
   ApplyOptions apply;
@@ -201,6 +202,29 @@ int runCli(int argc, char** argv) {
               "lines, op count, distributed or not, the pass and label that name it");
   addInputOutput(*listCommand, list.input, list.output, "File to read: a log, or a dump");
   listCommand->add_flag("--json", list.json, "Write JSON instead of a table");
+  ValidateCommandOptions validate;
+  CLI::App* validateCommand = app.add_subcommand(
+      "validate", "Run the whole program serially and on every rank (CPU reference kernels; reshards on "
+                  "the CPU or NCCL) and report the first op whose distributed result differs from the "
+                  "serial program's");
+  addInputOutput(*validateCommand, validate.input, validate.output);
+  addProgramOption(*validateCommand, validate.program);
+  validateCommand->add_flag("--apply", validate.apply, "Run the partition pass first and validate its output");
+  addPartitionFlags(*validateCommand, validate.pass);
+  validateCommand->add_option("--backend", validate.backend, "Where the reshards run")
+      ->check(CLI::IsMember({"cpu", "nccl"}))
+      ->capture_default_str();
+  validateCommand->add_option("--seed", validate.seed, "Seed of the program's input values")->capture_default_str();
+  validateCommand->add_option("--dynamic-dim", validate.dynamicDim, "Size given to -1 dims of input shapes")
+      ->check(CLI::PositiveNumber)
+      ->capture_default_str();
+  validateCommand->add_option("--rtol", validate.rtol, "Relative tolerance (default: by element type)")
+      ->check(CLI::NonNegativeNumber);
+  validateCommand->add_option("--atol", validate.atol, "Absolute tolerance (default: by element type)")
+      ->check(CLI::NonNegativeNumber);
+  validateCommand->add_flag("--all", validate.all, "Go on after the first divergence and report every one");
+  validateCommand->add_flag("--json", validate.json, "Write the report as JSON");
+  validateCommand->add_flag("--strict", validate.strict, "Exit 2 when some op cannot be simulated");
 
   try {
     app.parse(argc, argv);
@@ -224,6 +248,7 @@ int runCli(int argc, char** argv) {
   if (runCommand->parsed()) return runRun(run);
   if (diffCommand->parsed()) return runDiff(diff);
   if (listCommand->parsed()) return runList(list);
+  if (validateCommand->parsed()) return runValidate(validate);
   return kExitUsage;
 }
 

@@ -3,6 +3,7 @@
 #pragma once
 
 #include <cstdint>
+#include <optional>
 #include <string>
 #include <vector>
 
@@ -82,5 +83,22 @@ struct ListOptions {
   bool json = false;
 };
 int runList(const ListOptions& options);
+// Exits 0 when every op checked matches the serial program, 1 at a divergence
+// (or bad input), 2 on bad usage, or with --strict when some op is not simulated.
+struct ValidateCommandOptions {
+  std::string input = "-";
+  std::string program;  // --program N|TEXT: which program of a file holding several (program_io.h)
+  std::string output = "-";     // the summary (or the JSON)
+  bool apply = false;           // run the partition pass first
+  PartitionOptions pass;        // the partition pass's switches
+  std::string backend = "cpu";  // cpu | nccl: where the reshards run
+  uint64_t seed = 1;
+  int64_t dynamicDim = 4;       // the size of a -1 dim
+  std::optional<double> rtol, atol;
+  bool all = false;             // go on after the first divergence
+  bool json = false;
+  bool strict = false;          // exit 2 when some op is not simulated
+};
+int runValidate(const ValidateCommandOptions& options);
 
 }  // namespace reshardctl
