@@ -40,5 +40,11 @@ for input in "$plan_dir"/*.ir; do
     *) plan_golden "$input" "$name" ;;
   esac
 done
+# The views: tests/golden/views/cases.txt lists each expected file and its command.
+while read -r expected arguments; do
+  case $expected in ''|'#'*) continue ;; esac
+  read -r -a words <<< "$arguments"
+  (cd "$root" && "$tool" "${words[@]}" > "tests/golden/views/$expected")
+done < "$root/tests/golden/views/cases.txt"
 git -C "$root" status --short tests/golden
 echo "Now review: git diff tests/golden"

@@ -116,9 +116,9 @@ std::string BriefFormatter::regionHeader(const Operation& op, size_t region) {
 std::string BriefFormatter::programArgumentsLine() {
   const auto& arguments = view_.program.body()->arguments();
   if (arguments.empty()) return "";
-  std::string line = "arguments:";
-  for (const Value* argument : arguments)
-    line += " " + view_.labels.name(argument) + " " + view_.labels.typeLabel(argument);
+  std::string line = "arguments: ";
+  for (size_t i = 0; i < arguments.size(); ++i)
+    line += (i ? ", " : "") + view_.labels.name(arguments[i]) + " " + view_.labels.typeLabel(arguments[i]);
   return line;
 }
 

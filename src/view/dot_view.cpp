@@ -58,7 +58,7 @@ class DotWriter {
     for (const Operation* op : block) {
       const size_t index = view_.ops.indexOf(*op);
       if (!selection_.shown(index)) continue;
-      const int mesh = clusterOf(*op, index);
+      const int mesh = view_.meshes.meshOfOp(index);
       auto group = std::find_if(groups.begin(), groups.end(), [&](const auto& g) { return g.first == mesh; });
       if (group == groups.end()) group = groups.insert(groups.end(), {mesh, {}});
       group->second.push_back(op);
@@ -77,16 +77,11 @@ class DotWriter {
     }
   }
 
-  int clusterOf(const Operation& op, size_t index) const {
-    const ReshardReport* report = op.name() == kReshardName ? view_.reshards.of(op) : nullptr;
-    if (report && report->plan && report->plan->crossMesh()) return MeshTable::kNoMesh;
-    return view_.meshes.meshOfOp(index);
-  }
-
   void opWithRegions(const Operation& op) {
     const size_t index = view_.ops.indexOf(op);
     opNode(op, index);
     for (size_t r = 0; r < op.regions().size(); ++r) {
+      if (!showsAnything(*op.regions()[r])) continue;
       const std::string key = fmt::format("op{}r{}", index, r);
       out_ += fmt::format("  subgraph cluster_{} {{\n    label=\"", key);
       appendDotString(out_, fmt::format("{} {}", resultNames(op), brief_.regionHeader(op, r)));
@@ -95,6 +90,15 @@ class DotWriter {
       block(*op.regions()[r], key);
       out_ += "  }\n";
     }
+  }
+
+  // Around a focus, a block none of whose ops is shown is left out (a shown
+  // op brings its region ops along, so the block's own ops are enough to look at).
+  bool showsAnything(const Block& block) const {
+    if (selection_.isAll()) return true;
+    for (const Operation* op : block)
+      if (selection_.shown(view_.ops.indexOf(*op))) return true;
+    return false;
   }
 
   std::string resultNames(const Operation& op) const {

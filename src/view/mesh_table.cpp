@@ -6,6 +6,22 @@
 
 namespace reshardctl {
 
+namespace {
+
+// A reshard from one mesh to another runs on the two merged (Paddle's
+// MergeMeshes), a mesh no other op runs on: it belongs to neither (pictures
+// draw it between them). Generation-A types may not tell two meshes of one
+// shape apart, so the op mesh decides: a reshard within a mesh runs on it.
+bool isBetweenMeshes(const Operation& op) {
+  const OpDistAttr* attr = op.distAttr();
+  if (!attr || op.name() != "dist_op.reshard" || op.numOperands() != 1 || op.numResults() != 1) return false;
+  const Value* in = op.operandValue(0);
+  const Value* out = op.result(0);
+  return in && in->dist && out->dist && !(attr->mesh == in->dist->mesh) && !(attr->mesh == out->dist->mesh);
+}
+
+}  // namespace
+
 int MeshTable::RawMeshes::idOf(const void* attr, const ProcessMesh& mesh) {
   auto [byPointer, isNewAttr] = byAttr.try_emplace(attr, kNoMesh);
   if (!isNewAttr) return byPointer->second;
@@ -19,6 +35,10 @@ MeshTable::MeshTable(const OpIndex& ops) {
   opMeshes_.reserve(ops.size());
   for (const Operation* op : ops.ops()) {
     int mesh = kNoMesh;
+    if (isBetweenMeshes(*op)) {
+      opMeshes_.push_back(kNoMesh);
+      continue;
+    }
     if (const OpDistAttr* attr = op->distAttr()) mesh = raw.idOf(attr, attr->mesh);
     for (size_t i = 0; mesh == kNoMesh && i < op->numResults(); ++i)
       if (const Value* value = op->result(i); value->dist) mesh = raw.idOf(value->dist, value->dist->mesh);

@@ -1,7 +1,7 @@
 // The distinct process meshes of a program, numbered in order of first
 // appearance, and the mesh each op runs on: its op_dist_attr's mesh, else
-// the mesh of its first distributed result; an op with neither runs on no
-// mesh. Generation-A types name a mesh by its shape only: such a mesh is the
+// the mesh of its first distributed result; an op with neither, and a
+// reshard from one mesh to another, runs on no mesh. Generation-A types name a mesh by its shape only: such a mesh is the
 // program's one mesh of that shape with known ids when there is exactly one.
 // The dot view draws one cluster per mesh; the page sums per mesh.
 #pragma once
