@@ -30,7 +30,7 @@ std::string BriefFormatter::opLine(size_t opIndex) {
   }
   if (op.numResults() > 0) line += " = ";
   line += op.name();
-  appendValues(line, op, 0);
+  appendOperands(line, op);
   const ReshardReport* report = op.name() == kReshardName ? view_.reshards.of(op) : nullptr;
   if (report && report->plan) {
     appendReshard(line, op, *report);
@@ -42,9 +42,9 @@ std::string BriefFormatter::opLine(size_t opIndex) {
   return line;
 }
 
-void BriefFormatter::appendValues(std::string& line, const Operation& op, size_t firstOperand) {
-  for (size_t i = firstOperand; i < op.numOperands(); ++i) {
-    line += i == firstOperand ? " " : ", ";
+void BriefFormatter::appendOperands(std::string& line, const Operation& op) {
+  for (size_t i = 0; i < op.numOperands(); ++i) {
+    line += i == 0 ? " " : ", ";
     line += view_.labels.name(op.operandValue(i));
   }
 }

@@ -30,7 +30,7 @@ class BriefFormatter {
   std::string programArgumentsLine();
 
  private:
-  void appendValues(std::string& line, const Operation& op, size_t firstOperand);
+  void appendOperands(std::string& line, const Operation& op);
   void appendReshard(std::string& line, const Operation& op, const ReshardReport& report);
   void appendResultTypes(std::string& line, size_t opIndex);
   void appendAttributes(std::string& line, const Operation& op);

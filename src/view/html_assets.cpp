@@ -23,7 +23,8 @@ tr.total td { border-top: 1px solid var(--line); font-weight: 600; }
 .swatch { display: inline-block; width: 10px; height: 10px; border-radius: 2px; margin-right: 6px; }
 code, pre, .mono { font: 12.5px/1.5 ui-monospace, "DejaVu Sans Mono", monospace; }
 .note { color: var(--muted); font-size: 13px; }
-.graph-box { overflow: auto; max-height: 70vh; border: 1px solid var(--line); background: #fff; }
+.graph-box { overflow: auto; max-height: 55vh; border: 1px solid var(--line); background: #fff; }
+.graph-box svg { display: block; margin: 0 auto; }
 svg.graph .edge { fill: none; stroke: #8d99a6; stroke-width: 1.2; marker-end: url(#arrow); }
 svg.graph .node { cursor: pointer; }
 svg.graph .node rect { stroke-width: 1.6; }
