@@ -65,5 +65,11 @@ for case_file in "$root"/tests/golden/validate/*.ir "$root"/tests/golden/validat
   name=$(basename "${case_file%.*}")
   REGEN=1 "$root/tests/run_validate_golden.sh" "$tool" "$case_file" "$root/tests/golden/validate/$name.expected"
 done
+# The views: tests/golden/views/cases.txt lists each expected file and its command.
+while read -r expected arguments; do
+  case $expected in ''|'#'*) continue ;; esac
+  read -r -a words <<< "$arguments"
+  (cd "$root" && "$tool" "${words[@]}" > "tests/golden/views/$expected")
+done < "$root/tests/golden/views/cases.txt"
 git -C "$root" status --short tests/golden
 echo "Now review: git diff tests/golden"

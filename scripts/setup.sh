@@ -1,11 +1,19 @@
 #!/usr/bin/env bash
 # Installs what reshardctl needs from Debian's packages (if missing) and
 # builds it into build/. Safe to run again. Used by the README's quick start
-# and by CI (.ci/run), where warnings are errors.
+# and by CI (.ci/run, with --extras), where warnings are errors.
+#   scripts/setup.sh [--extras]
 set -euo pipefail
 cd "$(dirname "$0")/.."
 
 scripts/install-packages.sh cmake g++ make python3 libcli11-dev nlohmann-json3-dev tao-pegtl-dev libfmt-dev doctest-dev libeigen3-dev
+# Optional extras (`scripts/setup.sh --extras`): Graphviz and headless Chromium,
+# with which ctest also checks print's views (view.graphviz, view.browser; they
+# skip without them) and scripts/regen-pictures.sh redraws docs/. Never needed
+# to build or use reshardctl.
+if [ "${1:-}" = "--extras" ]; then
+  scripts/install-packages.sh graphviz chromium
+fi
 
 werror=OFF
 [ -n "${CI:-}" ] && werror=ON

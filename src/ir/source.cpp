@@ -89,6 +89,7 @@ SourceFile& SourceFile::operator=(SourceFile&& other) noexcept {
   mapping_ = std::exchange(other.mapping_, nullptr);
   mappingSize_ = std::exchange(other.mappingSize_, 0);
   released_ = other.released_;
+  lineStarts_ = std::move(other.lineStarts_);
   text_ = ownsText ? std::string_view(owned_) : other.text_;
   other.text_ = {};
   return *this;
@@ -100,12 +101,20 @@ SourceFile::~SourceFile() {
 
 SourceFile::LineCol SourceFile::lineCol(size_t offset) const {
   offset = std::min(offset, text_.size());
+  // The offsets of the line starts, found once: tools that name the line of
+  // every reshard (plan, the views) then pay O(log lines) per lookup rather
+  // than a scan from the start of the file.
+  if (lineStarts_.empty()) {
+    lineStarts_.push_back(0);
+    for (size_t at = text_.find('\n'); at != std::string_view::npos; at = text_.find('\n', at + 1))
+      lineStarts_.push_back(at + 1);
+  }
+  // The last line start at or before `offset` (a start just past a newline at
+  // `offset` itself belongs to the next line).
+  const auto next = std::upper_bound(lineStarts_.begin(), lineStarts_.end(), offset);
   LineCol where;
-  where.line = 1 + static_cast<size_t>(std::count(text_.begin(), text_.begin() + static_cast<std::ptrdiff_t>(offset), '\n'));
-  size_t lineStart = text_.rfind('\n', offset == 0 ? std::string_view::npos : offset - 1);
-  lineStart = lineStart == std::string_view::npos ? 0 : lineStart + 1;
-  if (offset == 0) lineStart = 0;
-  where.column = offset - lineStart + 1;
+  where.line = static_cast<size_t>(next - lineStarts_.begin());
+  where.column = offset - *(next - 1) + 1;
   return where;
 }
 

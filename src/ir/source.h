@@ -9,6 +9,7 @@
 #include <optional>
 #include <string>
 #include <string_view>
+#include <vector>
 
 namespace reshardctl {
 
@@ -31,7 +32,7 @@ class SourceFile {
   const std::string& name() const { return name_; }
   std::string_view text() const { return text_; }
 
-  LineCol lineCol(size_t offset) const;
+  LineCol lineCol(size_t offset) const;  // O(log lines) after the first call
   std::string_view lineAt(size_t offset) const;  // without its newline
 
   // Hints that bytes before `offset` will rarely be read again: the pages of a
@@ -47,6 +48,7 @@ class SourceFile {
   void* mapping_ = nullptr;     // a mapped file
   size_t mappingSize_ = 0;
   size_t released_ = 0;
+  mutable std::vector<size_t> lineStarts_;  // built by the first lineCol
 };
 
 }  // namespace reshardctl

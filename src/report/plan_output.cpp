@@ -23,21 +23,6 @@ std::string shapeText(const ReshardRequest& request) {
   return fmt::format("{}", fmt::join(parts, "x"));
 }
 
-std::string groupsText(const Step& step) {
-  std::vector<std::string> parts;
-  for (const auto& group : step.groups)
-    parts.push_back(step.kind == StepKind::SendRecv ? fmt::format("{}->{}", group[0], group[1])
-                                                    : fmt::format("[{}]", fmt::join(group, ",")));
-  return fmt::format("{}", fmt::join(parts, " "));
-}
-
-std::string tensorDimText(const Step& step) {
-  if (step.kind == StepKind::AllToAll) return fmt::format("{}->{}", step.fromTensorDim, step.tensorDim);
-  if (step.tensorDim >= 0) return std::to_string(step.tensorDim);
-  if (step.fromTensorDim >= 0) return std::to_string(step.fromTensorDim);
-  return "-";
-}
-
 // Rows of cells printed as left-aligned columns two spaces apart.
 std::string columns(const std::vector<std::vector<std::string>>& rows, const std::string& indent) {
   std::vector<size_t> widths;
@@ -62,8 +47,8 @@ std::string stepTable(const Plan& plan) {
   for (size_t i = 0; i < plan.steps.size(); ++i) {
     const Step& step = plan.steps[i];
     rows.push_back({std::to_string(i + 1), std::string(stepKindName(step.kind)),
-                    step.meshDim < 0 ? "-" : std::to_string(step.meshDim), tensorDimText(step),
-                    step.reduce ? std::string(reduceTypeName(*step.reduce)) : "-", groupsText(step),
+                    step.meshDim < 0 ? "-" : std::to_string(step.meshDim), stepTensorDimText(step),
+                    step.reduce ? std::string(reduceTypeName(*step.reduce)) : "-", stepGroupsText(step),
                     std::to_string(step.bytesPerRank), placementsText(step.to.placements),
                     fmt::format("{:.2f}", step.estUs)});
   }
@@ -161,6 +146,21 @@ Totals totals(const std::vector<ReshardReport>& reports) {
 }
 
 }  // namespace
+
+std::string stepGroupsText(const Step& step) {
+  std::vector<std::string> parts;
+  for (const auto& group : step.groups)
+    parts.push_back(step.kind == StepKind::SendRecv ? fmt::format("{}->{}", group[0], group[1])
+                                                    : fmt::format("[{}]", fmt::join(group, ",")));
+  return fmt::format("{}", fmt::join(parts, " "));
+}
+
+std::string stepTensorDimText(const Step& step) {
+  if (step.kind == StepKind::AllToAll) return fmt::format("{}->{}", step.fromTensorDim, step.tensorDim);
+  if (step.tensorDim >= 0) return std::to_string(step.tensorDim);
+  if (step.fromTensorDim >= 0) return std::to_string(step.fromTensorDim);
+  return "-";
+}
 
 std::string planTotalText(const std::vector<ReshardReport>& reports) {
   const Totals sum = totals(reports);

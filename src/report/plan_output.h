@@ -30,4 +30,9 @@ std::string planJsonText(const std::vector<ReshardReport>& reports, const CostMo
 // and of `apply --stats`.
 std::string planTotalText(const std::vector<ReshardReport>& reports);
 
+// A step's cells in the table: its groups ("[0,1] [2,3]", send_recv pairs
+// "0->2 1->3") and its tensor dim ("1", all_to_all "0->1", "-" for none).
+std::string stepGroupsText(const Step& step);
+std::string stepTensorDimText(const Step& step);
+
 }  // namespace reshardctl

@@ -79,11 +79,13 @@ std::string placementsText(const Placements& placements) {
   return fmt::format("[{}]", fmt::join(parts, ","));
 }
 
+std::string meshText(const ProcessMesh& mesh) {
+  if (!mesh.idsKnown) return fmt::format("mesh[{}]", fmt::join(mesh.shape, ","));
+  return fmt::format("mesh[{}]({})", fmt::join(mesh.shape, ","), fmt::join(mesh.processIds, ","));
+}
+
 std::string layoutText(const Layout& layout) {
-  if (!layout.mesh.idsKnown)
-    return fmt::format("mesh[{}] {}", fmt::join(layout.mesh.shape, ","), placementsText(layout.placements));
-  return fmt::format("mesh[{}]({}) {}", fmt::join(layout.mesh.shape, ","),
-                     fmt::join(layout.mesh.processIds, ","), placementsText(layout.placements));
+  return meshText(layout.mesh) + " " + placementsText(layout.placements);
 }
 
 }  // namespace reshardctl

@@ -60,6 +60,7 @@ bool isRepresentable(const Placements& placements, int64_t tensorRank);
 
 std::string placementText(const Placement& placement);     // "R", "S(1)", "P(SUM)"
 std::string placementsText(const Placements& placements);  // "[S(0),R]"
-std::string layoutText(const Layout& layout);              // "mesh[2,2] ids[0..3] [S(0),R]"
+std::string meshText(const ProcessMesh& mesh);            // "mesh[2,2](0,1,2,3)", "mesh[2]" (ids unknown)
+std::string layoutText(const Layout& layout);              // "mesh[2,2](0,1,2,3) [S(0),R]"
 
 }  // namespace reshardctl

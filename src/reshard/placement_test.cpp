@@ -50,4 +50,5 @@ TEST_CASE("placement: layout text names the mesh") {
   CHECK(layoutText(layout) == "mesh[2,2](0,1,2,3) [S(0),R]");
   const Layout unknownIds{ProcessMesh{{2}, {}, false}, {Placement::partial(ReduceType::Sum)}};
   CHECK(layoutText(unknownIds) == "mesh[2] [P(SUM)]");
+  CHECK(meshText(kMesh2x2) == "mesh[2,2](0,1,2,3)");
 }

@@ -82,6 +82,26 @@ void finishCostModel(CostModel& costs, const CostFlags& flags) {
   costs.setMeshDimLinks(flags.bandwidths, flags.latencies);
 }
 
+// `print`'s views (src/view/): the brief listing and its attributes, the
+// neighbourhood cut, the page's comparison and cap, and plan's cost flags.
+void addViewFlags(CLI::App& command, PrintOptions& print, CostFlags& costs) {
+  command.add_flag("--brief", print.brief, "One short line per op in placement notation (= --emit=brief)");
+  command.add_option("--show-attr", print.shownAttributes,
+                     "Views: show this attribute after the types (repeatable)")
+      ->allow_extra_args(false);
+  command.add_option("--focus", print.focus,
+                     "Views: show only the ops around this value (e.g. %9), see --depth");
+  command.add_option("--depth", print.depth, "With --focus: how many dataflow steps around the value")
+      ->check(CLI::NonNegativeNumber)
+      ->capture_default_str();
+  command.add_option("--compare", print.compare,
+                     "html: the program before apply, shown side by side with the input");
+  command.add_option("--max-ops", print.maxOps, "html: the most op rows the page inlines")
+      ->check(CLI::PositiveNumber)
+      ->capture_default_str();
+  addCostModelFlags(command, print.costs, costs);
+}
+
 }  // namespace
 
 int runCli(int argc, char** argv) {
@@ -93,6 +113,9 @@ int runCli(int argc, char** argv) {
       "Examples:\n"
       "  reshardctl apply samples/seed_mlp_before.ir -o after.ir\n"
       "  reshardctl print dump.ir | diff dump.ir -\n"
+      "  reshardctl print --brief samples/seed_mlp_after.ir\n"
+      "  reshardctl print --emit=dot dump.ir | dot -Tsvg -o dump.svg\n"
+      "  reshardctl print --emit=html after.ir --compare before.ir -o page.html\n"
       "  reshardctl verify --werror dump.ir\n"
       "  reshardctl plan --apply samples/seed_mlp_before.ir --json\n"
       "  reshardctl run --apply samples/tp_mlp_2x2_before.ir\n"
@@ -124,9 +147,13 @@ int runCli(int argc, char** argv) {
       app.add_subcommand("print", "Parse, verify and print the program back (renumbering it)");
   addInputOutput(*printCommand, print.input, print.output);
   addProgramOption(*printCommand, print.program);
-  printCommand->add_option("--emit", print.emit, "Output format: ir (the dump) or json")
-      ->check(CLI::IsMember({"ir", "json"}))
+  printCommand->add_option("--emit", print.emit,
+                           "Output format: ir (the dump), json, or a view: brief (one line per op), "
+                           "dot (Graphviz dataflow), html (one self-contained page)")
+      ->check(CLI::IsMember({"ir", "json", "brief", "dot", "html"}))
       ->default_str("ir");
+  CostFlags printCosts;
+  addViewFlags(*printCommand, print, printCosts);
 
   DiffCommandOptions diff;
   CLI::App* diffCommand = app.add_subcommand(
@@ -241,6 +268,7 @@ int runCli(int argc, char** argv) {
   finishCostModel(apply.costs, applyCosts);
   finishCostModel(plan.costs, planCosts);
   finishCostModel(run.costs, runCosts);
+  finishCostModel(print.costs, printCosts);
   if (applyCommand->parsed()) return runApply(apply);
   if (planCommand->parsed()) return runPlan(plan);
   if (printCommand->parsed()) return runPrint(print);

@@ -28,7 +28,16 @@ struct PrintOptions {
   std::string input = "-";
   std::string output = "-";
   std::string program;  // --program N|TEXT: which program of a file holding several (program_io.h)
-  std::string emit = "ir";  // "ir" (the dump) or "json" (json_export.h)
+  // "ir" (the dump), "json" (json_export.h), or a view (src/view/): "brief",
+  // "dot", "html".
+  std::string emit = "ir";
+  bool brief = false;  // --brief: the same as --emit=brief
+  std::vector<std::string> shownAttributes;  // views: attributes to show by name
+  std::string focus;   // views: only the neighbourhood of this value ("%9")
+  int depth = 2;       // with focus: how many dataflow steps around it
+  std::string compare;  // html: the program before `apply`, shown side by side
+  size_t maxOps = 5000;  // html: the most op rows the page inlines
+  CostModel costs;       // reshard costs in the views
 };
 int runPrint(const PrintOptions& options);
 
