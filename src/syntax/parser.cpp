@@ -21,8 +21,10 @@ namespace g = grammar;
 namespace {
 
 constexpr size_t kMaxNesting = 200;          // brackets and blocks; deeper input is rejected
-constexpr size_t kMaxErrors = 20;            // then the parse stops
 constexpr size_t kReleaseEvery = 8u << 20;   // bytes of input between page releases
+
+// Ends the parse once the engine has reported as many errors as allowed.
+struct ErrorLimitReached {};
 
 struct Span {
   size_t offset = 0;
@@ -141,8 +143,7 @@ struct ParseState {
 
   void error(Span where, std::string message) {
     diagnostics.error(where.offset, where.length, std::move(message));
-    if (diagnostics.errorCount() >= kMaxErrors)
-      throw InputError{where.offset, where.length, "too many errors; stopping"};
+    if (diagnostics.limitReached()) throw ErrorLimitReached{};  // the engine said so (--max-errors)
   }
 };
 
@@ -660,7 +661,7 @@ void reportSyntaxError(ParseState& st, const pegtl::parse_error& e) {
   std::string message(e.message());
   if (st.source.text().find_first_not_of(" \t\r\n") == std::string_view::npos)
     message = "empty input: expected a program starting with '{'";
-  st.diagnostics.error(offset, 1, std::move(message));
+  st.diagnostics.error(offset, 1, std::move(message)).code = "syntax-error";
 }
 
 }  // namespace
@@ -683,7 +684,8 @@ ParseResult parseProgram(SourceFile& source, DiagnosticEngine& diagnostics) {
   } catch (const pegtl::parse_error& e) {
     reportSyntaxError(st, e);
   } catch (const InputError& e) {
-    if (e.message != "too many errors; stopping") diagnostics.error(e.offset, e.length, e.message);
+    diagnostics.error(e.offset, e.length, e.message);
+  } catch (const ErrorLimitReached&) {
   }
   ParseResult result;
   result.denselyNumbered = st.denselyNumbered;
