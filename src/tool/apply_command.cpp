@@ -70,8 +70,9 @@ class ApplyRun {
     if (options_.check) names.emplace(*loaded.program);
     PartitionResult result = applyPartitionPass(*loaded.program, diagnostics, options_.pass);
     if (!result.ok) return {kExitBadInput, "failed"};
-    InputOutcome outcome{kExitOk, fmt::format("{} reshard{} inserted", result.inserted.size(),
-                                              result.inserted.size() == 1 ? "" : "s")};
+    const size_t count = result.inserted.size();
+    InputOutcome outcome{kExitOk, options_.diff ? neededReshardsSummary(count)
+                                                : fmt::format("{} reshard{} inserted", count, count == 1 ? "" : "s")};
     if (options_.check) outcome = check(loaded, result, *names);
     if (options_.diff && outcome.status != kExitUsage) {
       const int written = diff(loaded) ? outcome.status : kExitUsage;
