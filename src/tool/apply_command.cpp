@@ -102,8 +102,7 @@ class ApplyRun {
     if (!options_.json || reporter_.format() != DiagnosticFormat::Text)
       reporter_.reportFindings(loaded.source.get(), findings, stdout);
     // One input: the closing line as always; several: forEachFile's "FILE: ..." lines.
-    if (!several_ && !needed.empty() && !options_.json && reporter_.format() == DiagnosticFormat::Text &&
-        !writeStdout(summary + "\n"))
+    if (!several_ && !needed.empty() && !options_.json && !writeStdout(summary + "\n"))
       return {kExitUsage, summary};
     return {needed.empty() ? kExitOk : kExitBadInput, summary};
   }
