@@ -5,7 +5,10 @@
 set -euo pipefail
 cd "$(dirname "$0")/.."
 
-scripts/install-packages.sh cmake g++ make python3 libcli11-dev nlohmann-json3-dev tao-pegtl-dev libfmt-dev doctest-dev
+# python3-jsonschema and python3-yaml check the JSON schemas and the
+# pre-commit hooks, patch and git the diffs, dpkg-dev builds the .deb (tests).
+scripts/install-packages.sh cmake g++ make python3 libcli11-dev nlohmann-json3-dev tao-pegtl-dev libfmt-dev doctest-dev \
+  python3-jsonschema python3-yaml patch git dpkg-dev
 
 werror=OFF
 [ -n "${CI:-}" ] && werror=ON

@@ -57,3 +57,11 @@ endforeach()
 add_cli_case(check.tensor-list 1 tests/golden/check/tensor_list.expected apply --check tests/golden/pass/tensor_list.ir)
 add_cli_case(check.json 1 tests/golden/check/seed.expected.json apply --check --json ${BEFORE} ${AFTER})
 add_cli_case(diff.unified 1 ${DIFF_DIR}/seed.unified.expected diff -u ${BEFORE} ${AFTER})
+
+# Installing (cmake/install.cmake): the tree, the man page against --help, the
+# bash (and zsh) completion, the .deb, the pre-commit hooks.
+foreach(case tree man bash-completion deb pre-commit-hooks)
+  add_test(NAME install.${case}
+           COMMAND ${CMAKE_SOURCE_DIR}/tests/install_check.sh ${PROJECT_BINARY_DIR} ${CMAKE_SOURCE_DIR} ${case})
+endforeach()
+set_tests_properties(install.deb PROPERTIES RUN_SERIAL ON)  # cpack rebuilds and installs into its own folder

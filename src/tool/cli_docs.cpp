@@ -96,6 +96,18 @@ std::string manParagraphs(const std::string& text) {
   return out;
 }
 
+// "reshardctl apply [options] [inputs...]", from the positional arguments.
+std::string manSynopsis(const CLI::App& command) {
+  std::string line = fmt::format(".B reshardctl {}\n[\\fIoptions\\fR]", command.get_name());
+  for (const CLI::Option* option : options(command)) {
+    if (!option->get_positional()) continue;
+    const std::string name = fmt::format("\\fI{}\\fR{}", option->get_name(true),
+                                         option->get_items_expected_max() > 1 ? "..." : "");
+    line += option->get_required() ? " " + name : " [" + name + "]";
+  }
+  return line + "\n.br\n";
+}
+
 // The main footer: "Examples:" lines, then "Exit status: ...".
 std::pair<std::string, std::string> examplesAndExit(const CLI::App& app) {
   const std::string footer = app.get_footer();
@@ -141,11 +153,12 @@ std::string manPage(const CLI::App& app) {
   std::string out = fmt::format(".TH RESHARDCTL 1 \"\" \"reshardctl {}\" \"User Commands\"\n", kReshardctlVersion);
   out += ".SH NAME\nreshardctl \\- " + roff(app.get_description().substr(app.get_description().find(':') + 2)) + "\n";
   out += ".SH SYNOPSIS\n";
-  for (const CLI::App* sub : subcommands(app))
-    out += fmt::format(".B reshardctl {}\n[\\fIoptions\\fR] {}\n.br\n", sub->get_name(),
-                       sub->get_name() == "diff" ? "\\fIbefore\\fR \\fIafter\\fR" : "[\\fIinput\\fR...]");
+  for (const CLI::App* sub : subcommands(app)) out += manSynopsis(*sub);
   out += ".B reshardctl\n\\-\\-version | \\-\\-help\n";
-  out += ".SH DESCRIPTION\n" + roff(app.get_description()) + "\n";
+  out += ".SH DESCRIPTION\n" + roff(app.get_description()) + "\n" +
+         manParagraphs("Inputs are files or '-' (standard input). Output files are written whole or not at all: a "
+                       "run that fails leaves an earlier output untouched. Diagnostics go to standard error, as "
+                       "text (file:line:col: error: message, the line and a caret) or as --error-format says.");
   out += ".SH SUBCOMMANDS\n";
   for (const CLI::App* sub : subcommands(app)) {
     out += fmt::format(".SS {}\n{}\n", sub->get_name(), roff(sub->get_description()));

@@ -31,7 +31,7 @@ CLI::Validator numberAbove(double bound, bool inclusive, const std::string& word
         if (parseNumber(text, &value) && (inclusive ? value >= bound : value > bound)) return "";
         return fmt::format("must be {}, not '{}'", words, text);
       },
-      "NUMBER");
+      "");
 }
 
 std::vector<std::string> subcommandNames(const CLI::App& app) {
@@ -83,7 +83,7 @@ CLI::Validator integerIn(int64_t min, int64_t max) {
           return "";
         return fmt::format("must be an integer from {} to {}, not '{}'", min, max, text);
       },
-      "INT");
+      "");
 }
 
 CLI::Validator unsignedInteger() {
@@ -96,7 +96,7 @@ CLI::Validator unsignedInteger() {
         if (digits && end == text.c_str() + text.size() && errno != ERANGE) return "";
         return fmt::format("must be an integer from 0 to {}, not '{}'", std::numeric_limits<uint64_t>::max(), text);
       },
-      "UINT");
+      "");
 }
 
 std::string unknownSubcommand(const CLI::App& app, int argc, const char* const* argv) {
