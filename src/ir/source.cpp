@@ -89,6 +89,7 @@ SourceFile& SourceFile::operator=(SourceFile&& other) noexcept {
   mapping_ = std::exchange(other.mapping_, nullptr);
   mappingSize_ = std::exchange(other.mappingSize_, 0);
   released_ = other.released_;
+  lineStarts_ = std::move(other.lineStarts_);
   text_ = ownsText ? std::string_view(owned_) : other.text_;
   other.text_ = {};
   return *this;
@@ -100,13 +101,16 @@ SourceFile::~SourceFile() {
 
 SourceFile::LineCol SourceFile::lineCol(size_t offset) const {
   offset = std::min(offset, text_.size());
-  LineCol where;
-  where.line = 1 + static_cast<size_t>(std::count(text_.begin(), text_.begin() + static_cast<std::ptrdiff_t>(offset), '\n'));
-  size_t lineStart = text_.rfind('\n', offset == 0 ? std::string_view::npos : offset - 1);
-  lineStart = lineStart == std::string_view::npos ? 0 : lineStart + 1;
-  if (offset == 0) lineStart = 0;
-  where.column = offset - lineStart + 1;
-  return where;
+  if (lineStarts_.empty()) {
+    lineStarts_.push_back(0);
+    for (const char* p = text_.data(), *end = p + text_.size();
+         (p = static_cast<const char*>(std::memchr(p, '\n', static_cast<size_t>(end - p)))) != nullptr; ++p)
+      lineStarts_.push_back(static_cast<size_t>(p - text_.data()) + 1);
+  }
+  // The last line starting at or before the offset (a newline belongs to its line).
+  const size_t line = static_cast<size_t>(std::upper_bound(lineStarts_.begin(), lineStarts_.end(), offset) -
+                                          lineStarts_.begin());
+  return LineCol{line, offset - lineStarts_[line - 1] + 1};
 }
 
 std::string_view SourceFile::lineAt(size_t offset) const {

@@ -9,6 +9,7 @@
 #include <optional>
 #include <string>
 #include <string_view>
+#include <vector>
 
 namespace reshardctl {
 
@@ -31,6 +32,8 @@ class SourceFile {
   const std::string& name() const { return name_; }
   std::string_view text() const { return text_; }
 
+  // O(log lines): the first call indexes where every line starts (one pass
+  // over the text), so reporting many places never rescans the file.
   LineCol lineCol(size_t offset) const;
   std::string_view lineAt(size_t offset) const;  // without its newline
 
@@ -47,6 +50,7 @@ class SourceFile {
   void* mapping_ = nullptr;     // a mapped file
   size_t mappingSize_ = 0;
   size_t released_ = 0;
+  mutable std::vector<size_t> lineStarts_;  // built by the first lineCol()
 };
 
 }  // namespace reshardctl

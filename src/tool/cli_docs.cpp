@@ -121,6 +121,13 @@ std::pair<std::string, std::string> examplesAndExit(const CLI::App& app) {
 
 std::string shellWords(const std::vector<std::string>& words) { return fmt::format("{}", fmt::join(words, " ")); }
 
+// Text inside a single-quoted shell word.
+std::string shellQuoted(const std::string& text) {
+  std::string out;
+  for (char c : text) out += c == '\'' ? std::string("'\\''") : std::string(1, c);
+  return out;
+}
+
 // A zsh _arguments spec's text with its special characters escaped.
 std::string zshEscape(const std::string& text) {
   std::string out;
@@ -230,7 +237,8 @@ std::string bashCompletion(const CLI::App& app) {
 std::string zshCompletion(const CLI::App& app) {
   std::string commands, cases;
   for (const CLI::App* sub : subcommands(app)) {
-    commands += fmt::format("    '{}:{}'\n", sub->get_name(), zshEscape(sub->get_description()));
+    // _describe splits at the first colon only: the description keeps its own.
+    commands += fmt::format("    '{}:{}'\n", sub->get_name(), shellQuoted(sub->get_description()));
     std::vector<std::string> specs;
     for (const CLI::Option* option : options(*sub)) specs.push_back(zshSpec(*option));
     cases += fmt::format("    {})\n      _arguments -s \\\n        {} ;;\n", sub->get_name(),
