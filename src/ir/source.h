@@ -44,6 +44,7 @@ class SourceFile {
 
  private:
   SourceFile() = default;
+  void indexLines() const;
   std::string name_;
   std::string_view text_;
   std::string owned_;           // standard input or fromString
