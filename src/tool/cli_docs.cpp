@@ -1,5 +1,7 @@
 #include "tool/cli_docs.h"
 
+#include <utility>
+
 #include <fmt/format.h>
 
 #include "passes/lint.h"
