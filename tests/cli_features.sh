@@ -131,6 +131,8 @@ case $case in
     contains "$work/err" "unknown subcommand 'aply'; did you mean 'apply'?"
     expect_exit 2 "$tool" apply --chek "$before"
     contains "$work/err" "unknown flag '--chek' for 'apply'; did you mean '--check'?"
+    expect_exit 2 "$tool" --color=never verify "$before"
+    contains "$work/err" "'--color' goes after the subcommand: reshardctl verify --color=never"
     expect_exit 2 "$tool" run --scale 0 "$before"
     contains "$work/err" "--scale: must be an integer from 1 to"
     expect_exit 2 "$tool" plan --bandwidth 1e400 "$before"

@@ -52,6 +52,19 @@ std::vector<std::string> flagNames(const CLI::App& command) {
   return names;
 }
 
+// The subcommand of `app` that takes `flag`: the one on the command line if
+// it does, else the first.
+const CLI::App* subcommandTaking(const CLI::App& app, const std::string& flag) {
+  const std::vector<CLI::App*> parsed = app.get_subcommands();
+  std::vector<const CLI::App*> candidates(parsed.begin(), parsed.end());
+  for (const CLI::App* sub : app.get_subcommands([](const CLI::App*) { return true; })) candidates.push_back(sub);
+  for (const CLI::App* sub : candidates) {
+    const std::vector<std::string> names = flagNames(*sub);
+    if (std::find(names.begin(), names.end(), flag) != names.end()) return sub;
+  }
+  return nullptr;
+}
+
 std::string unknownArguments(const CLI::App& command, const std::string& commandName) {
   std::string message;
   for (const std::string& argument : command.remaining()) {
@@ -61,6 +74,11 @@ std::string unknownArguments(const CLI::App& command, const std::string& command
       continue;
     }
     const std::string flag = argument.substr(0, argument.find('='));
+    if (command.get_parent() == nullptr && subcommandTaking(command, flag)) {
+      message += fmt::format("reshardctl: error: '{}' goes after the subcommand: reshardctl {} {} ...", flag,
+                             subcommandTaking(command, flag)->get_name(), argument);
+      continue;
+    }
     message += fmt::format("reshardctl: error: unknown flag '{}' for '{}';{}", flag, commandName,
                            didYouMean(flag, flagNames(command)).empty() ? " see --help"
                                                                          : didYouMean(flag, flagNames(command)));
