@@ -18,12 +18,16 @@ done
 for input in "$root"/tests/golden/errors/*.ir; do
   (cd "$(dirname "$input")" && "$tool" print "$(basename "$input")" -o /dev/null 2>"${input%.ir}.stderr") || true
 done
+for input in "$root"/tests/golden/verify/*.ir; do
+  (cd "$(dirname "$input")" && "$tool" verify "$(basename "$input")" 2>"${input%.ir}.stderr") || true
+done
 plan_dir=$root/tests/golden/plan
-plan_golden() {  # plan_golden INPUT NAME (with the pass flags of INPUT's .flags file)
+plan_golden() {  # plan_golden INPUT NAME (with the pass flags of INPUT's .flags file), from INPUT's folder
   local flags=()
   [ -f "${1%.ir}.flags" ] && read -r -a flags < "${1%.ir}.flags"
-  "$tool" plan --apply "${flags[@]}" "$1" -o "$plan_dir/$2.plan.txt"
-  "$tool" plan --apply --json "${flags[@]}" "$1" -o "$plan_dir/$2.plan.json"
+  (cd "$(dirname "$1")" &&
+   "$tool" plan --apply "${flags[@]}" "$(basename "$1")" -o "$plan_dir/$2.plan.txt" &&
+   "$tool" plan --apply --json "${flags[@]}" "$(basename "$1")" -o "$plan_dir/$2.plan.json")
 }
 for input in "$root"/samples/*_before.ir; do
   name=$(basename "$input" .ir)

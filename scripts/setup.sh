@@ -6,7 +6,11 @@
 set -euo pipefail
 cd "$(dirname "$0")/.."
 
-scripts/install-packages.sh cmake g++ make python3 libcli11-dev nlohmann-json3-dev tao-pegtl-dev libfmt-dev doctest-dev libeigen3-dev
+# python3-jsonschema and python3-yaml check the JSON schemas and the
+# pre-commit hooks, patch and git the diffs, dpkg-dev builds the .deb (tests);
+# Eigen serves validate's dense kernels.
+scripts/install-packages.sh cmake g++ make python3 libcli11-dev nlohmann-json3-dev tao-pegtl-dev libfmt-dev doctest-dev \
+  libeigen3-dev python3-jsonschema python3-yaml patch git dpkg-dev
 # Optional extras (`scripts/setup.sh --extras`): Graphviz and headless Chromium,
 # with which ctest also checks print's views (view.graphviz, view.browser; they
 # skip without them) and scripts/regen-pictures.sh redraws docs/. Never needed

@@ -45,3 +45,23 @@ add_cli_case(json.seed 0 tests/golden/json/seed_mlp_before.expected.json print -
 add_cli_case(json.invalid-utf8 0 tests/golden/json/invalid-utf8.expected.json
              print --emit=json tests/golden/json/invalid-utf8.ir)
 add_cli_case(json.unknown-format 2 - print --emit=yaml ${BEFORE})
+
+# The shell and CI features (tests/cli_features.sh): patches that apply,
+# several inputs, -r, colour, -W names, --max-errors, GitHub annotations,
+# usage errors.
+foreach(case apply-diff-patches diff-unified-patches several-inputs recursive color warnings max-errors github usage)
+  add_test(NAME cli.${case}
+           COMMAND ${CMAKE_SOURCE_DIR}/tests/cli_features.sh $<TARGET_FILE:reshardctl> ${case}
+           WORKING_DIRECTORY ${CMAKE_SOURCE_DIR})
+endforeach()
+add_cli_case(check.tensor-list 1 tests/golden/check/tensor_list.expected apply --check tests/golden/pass/tensor_list.ir)
+add_cli_case(check.json 1 tests/golden/check/seed.expected.json apply --check --json ${BEFORE} ${AFTER})
+add_cli_case(diff.unified 1 ${DIFF_DIR}/seed.unified.expected diff -u ${BEFORE} ${AFTER})
+
+# Installing (cmake/install.cmake): the tree, the man page against --help, the
+# bash (and zsh) completion, the .deb, the pre-commit hooks.
+foreach(case tree man bash-completion deb pre-commit-hooks)
+  add_test(NAME install.${case}
+           COMMAND ${CMAKE_SOURCE_DIR}/tests/install_check.sh ${PROJECT_BINARY_DIR} ${CMAKE_SOURCE_DIR} ${case})
+endforeach()
+set_tests_properties(install.deb PROPERTIES RUN_SERIAL ON)  # cpack rebuilds and installs into its own folder

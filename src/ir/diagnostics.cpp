@@ -11,13 +11,28 @@ namespace {
 constexpr size_t kMaxShownLine = 160;  // longer lines are clipped around the column
 constexpr size_t kContext = 60;        // bytes shown left of the column when clipping
 
-const char* severityName(Severity severity) {
+// ANSI SGR sequences, as compilers colour their diagnostics.
+struct Palette {
+  const char* bold = "";
+  const char* error = "";
+  const char* warning = "";
+  const char* note = "";
+  const char* caret = "";
+  const char* reset = "";
+};
+
+Palette paletteFor(bool color) {
+  if (!color) return {};
+  return {"\x1b[1m", "\x1b[1;31m", "\x1b[1;35m", "\x1b[1;36m", "\x1b[1;32m", "\x1b[0m"};
+}
+
+const char* severityColor(const Palette& palette, Severity severity) {
   switch (severity) {
-    case Severity::Error: return "error";
-    case Severity::Warning: return "warning";
-    case Severity::Note: return "note";
+    case Severity::Error: return palette.error;
+    case Severity::Warning: return palette.warning;
+    case Severity::Note: return palette.note;
   }
-  return "error";
+  return palette.error;
 }
 
 // Control bytes would garble the terminal and the caret column: show '?'.
@@ -30,7 +45,11 @@ std::string printable(std::string_view text) {
   return out;
 }
 
-void appendSnippet(std::string& out, const SourceFile& source, const Diagnostic& d) {
+bool located(const SourceFile* source, const Diagnostic& d) {
+  return d.offset != Diagnostic::kNoLocation && source != nullptr;
+}
+
+void appendSnippet(std::string& out, const SourceFile& source, const Diagnostic& d, const Palette& palette) {
   std::string_view line = source.lineAt(d.offset);
   SourceFile::LineCol where = source.lineCol(d.offset);
   size_t column = where.column - 1;  // 0-based, in bytes
@@ -47,67 +66,143 @@ void appendSnippet(std::string& out, const SourceFile& source, const Diagnostic&
   std::string caret(prefix.size(), ' ');
   for (size_t i = 0; i < col && i < line.size(); ++i) caret += line[i] == '\t' ? '\t' : ' ';
   if (col > line.size()) caret.append(col - line.size(), ' ');
+  caret += palette.caret;
   caret += '^';
   size_t room = line.size() > col ? line.size() - col : 1;
   size_t underline = std::min(std::max<size_t>(d.length, 1), room);
   if (underline > 1) caret.append(underline - 1, '~');
-  out += caret + '\n';
+  out += caret + palette.reset + '\n';
 }
 
-void appendOne(std::string& out, const SourceFile* source, const Diagnostic& d) {
-  if (d.offset == Diagnostic::kNoLocation || source == nullptr) {
+// " [-Wuneven-shards]" after a named warning's message, as compilers name the flag.
+std::string flagSuffix(const Diagnostic& d) {
+  if (!d.warningFlag) return "";
+  return d.severity == Severity::Error ? fmt::format(" [-Werror={}]", d.code) : fmt::format(" [-W{}]", d.code);
+}
+
+void appendOne(std::string& out, const SourceFile* source, const Diagnostic& d, TextStyle style) {
+  const Palette palette = paletteFor(style.color);
+  const std::string severity =
+      fmt::format("{}{}:{}", severityColor(palette, d.severity), severityName(d.severity), palette.reset);
+  if (!located(source, d)) {
     // Not about a place in the input (an unreadable file, a missing GPU): the
     // tool speaks, as compilers do for such errors.
-    out += fmt::format("reshardctl: {}: {}\n", severityName(d.severity), d.message);
+    out += fmt::format("reshardctl: {} {}{}\n", severity, d.message, flagSuffix(d));
     return;
   }
   SourceFile::LineCol where = source->lineCol(d.offset);
-  out += fmt::format("{}:{}:{}: {}: {}\n", source->name(), where.line, where.column,
-                     severityName(d.severity), d.message);
-  appendSnippet(out, *source, d);
+  out += fmt::format("{}{}:{}:{}:{} {} {}{}\n", palette.bold, source->name(), where.line, where.column,
+                     palette.reset, severity, d.message, flagSuffix(d));
+  if (style.snippets) appendSnippet(out, *source, d, palette);
 }
 
 }  // namespace
 
-std::string formatDiagnostic(const SourceFile* source, const Diagnostic& diagnostic) {
+const char* severityName(Severity severity) {
+  switch (severity) {
+    case Severity::Error: return "error";
+    case Severity::Warning: return "warning";
+    case Severity::Note: return "note";
+  }
+  return "error";
+}
+
+DiagnosticPolicy::State DiagnosticPolicy::stateOf(std::string_view warning) const {
+  State state = State::On;
+  for (const auto& [name, ruled] : warningRules)
+    if (name.empty() || name == warning) state = ruled;
+  return state;
+}
+
+bool placeOf(const SourceFile* source, const Diagnostic& d, DiagnosticPlace* place) {
+  if (!located(source, d)) return false;
+  const SourceFile::LineCol where = source->lineCol(d.offset);
+  const size_t lineLength = source->lineAt(d.offset).size();
+  const size_t lastColumn = std::max(lineLength + 1, where.column);  // one past the line's end
+  place->line = where.line;
+  place->column = where.column;
+  place->endColumn = std::min(where.column + std::max<size_t>(d.length, 1), lastColumn);
+  if (place->endColumn <= place->column) place->endColumn = place->column + 1;
+  return true;
+}
+
+std::string formatDiagnostic(const SourceFile* source, const Diagnostic& diagnostic, TextStyle style) {
   std::string out;
-  appendOne(out, source, diagnostic);
-  for (const Diagnostic& note : diagnostic.notes) appendOne(out, source, note);
+  appendOne(out, source, diagnostic, style);
+  for (const Diagnostic& note : diagnostic.notes) appendOne(out, source, note, style);
   return out;
 }
 
-Diagnostic& DiagnosticEngine::error(size_t offset, size_t length, std::string message) {
-  ++errors_;
-  return diagnostics_.emplace_back(Diagnostic{Severity::Error, offset, length, std::move(message), {}});
+void TextDiagnosticConsumer::consume(const SourceFile* source, const std::vector<const Diagnostic*>& diagnostics) {
+  std::string text;
+  for (const Diagnostic* d : diagnostics) text += formatDiagnostic(source, *d, style_);
+  std::fwrite(text.data(), 1, text.size(), out_);
+  std::fflush(out_);
 }
 
-Diagnostic& DiagnosticEngine::warning(size_t offset, size_t length, std::string message) {
-  ++warnings_;
-  return diagnostics_.emplace_back(
-      Diagnostic{Severity::Warning, offset, length, std::move(message), {}});
+DiagnosticEngine::DiagnosticEngine(const SourceFile* source, const DiagnosticPolicy* policy)
+    : source_(source), policy_(policy) {}
+
+Diagnostic& DiagnosticEngine::add(Diagnostic diagnostic) {
+  if (diagnostic.severity != Severity::Error) {
+    ++warnings_;
+    return diagnostics_.emplace_back(std::move(diagnostic));
+  }
+  const size_t limit = policy_ ? policy_->maxErrors : DiagnosticPolicy{}.maxErrors;
+  if (limitReached_) return discarded_ = {};
+  if (limit != 0 && errors_ == limit) {
+    limitReached_ = true;
+    ++errors_;
+    diagnostics_.push_back(Diagnostic{Severity::Error, Diagnostic::kNoLocation, 0,
+                                      fmt::format("{}too many errors: stopped after {} (--max-errors=N "
+                                                  "sets the limit, 0 for none)",
+                                                  source_ ? source_->name() + ": " : "", limit),
+                                      {}, "too-many-errors", false});
+    return discarded_ = {};
+  }
+  ++errors_;
+  return diagnostics_.emplace_back(std::move(diagnostic));
+}
+
+Diagnostic& DiagnosticEngine::error(size_t offset, size_t length, std::string message) {
+  return add(Diagnostic{Severity::Error, offset, length, std::move(message), {}, "invalid-program", false});
+}
+
+Diagnostic& DiagnosticEngine::warning(std::string_view name, size_t offset, size_t length, std::string message) {
+  const DiagnosticPolicy::State state = policy_ ? policy_->stateOf(name) : DiagnosticPolicy::State::On;
+  if (state == DiagnosticPolicy::State::Off) return discarded_ = {};
+  const Severity severity = state == DiagnosticPolicy::State::Error ? Severity::Error : Severity::Warning;
+  return add(Diagnostic{severity, offset, length, std::move(message), {}, std::string(name), true});
 }
 
 Diagnostic& DiagnosticEngine::error(std::string message) {
-  return error(Diagnostic::kNoLocation, 0, std::move(message));
+  return add(Diagnostic{Severity::Error, Diagnostic::kNoLocation, 0, std::move(message), {}, "tool-error", false});
 }
 
-std::string DiagnosticEngine::render(bool showWarnings) const {
+std::vector<const Diagnostic*> DiagnosticEngine::sorted(bool showWarnings) const {
   std::vector<const Diagnostic*> order;
   for (const Diagnostic& d : diagnostics_)
     if (showWarnings || d.severity != Severity::Warning) order.push_back(&d);
   std::stable_sort(order.begin(), order.end(), [](const Diagnostic* a, const Diagnostic* b) {
     return a->offset < b->offset;
   });
+  return order;
+}
+
+std::string DiagnosticEngine::render(bool showWarnings) const {
   std::string out;
-  for (const Diagnostic* d : order) out += formatDiagnostic(source_, *d);
+  for (const Diagnostic* d : sorted(showWarnings)) out += formatDiagnostic(source_, *d);
   return out;
 }
 
-void DiagnosticEngine::flush(std::FILE* out, bool showWarnings) {
-  std::string text = render(showWarnings);
-  std::fwrite(text.data(), 1, text.size(), out);
-  std::fflush(out);
+void DiagnosticEngine::flush(DiagnosticConsumer& consumer, bool showWarnings) {
+  consumer.consume(source_, sorted(showWarnings));
   diagnostics_.clear();
+}
+
+void DiagnosticEngine::flush(std::FILE* out, bool showWarnings) {
+  TextDiagnosticConsumer text(out, TextStyle{});
+  flush(text, showWarnings);
 }
 
 }  // namespace reshardctl

@@ -101,21 +101,26 @@ SourceFile::~SourceFile() {
 
 SourceFile::LineCol SourceFile::lineCol(size_t offset) const {
   offset = std::min(offset, text_.size());
-  // The offsets of the line starts, found once: tools that name the line of
-  // every reshard (plan, the views) then pay O(log lines) per lookup rather
-  // than a scan from the start of the file.
-  if (lineStarts_.empty()) {
-    lineStarts_.push_back(0);
-    for (size_t at = text_.find('\n'); at != std::string_view::npos; at = text_.find('\n', at + 1))
-      lineStarts_.push_back(at + 1);
+  if (lineStarts_.empty()) indexLines();
+  // The last line starting at or before the offset (a newline belongs to its line).
+  const size_t line = static_cast<size_t>(std::upper_bound(lineStarts_.begin(), lineStarts_.end(), offset) -
+                                          lineStarts_.begin());
+  return LineCol{line, offset - lineStarts_[line - 1] + 1};
+}
+
+void SourceFile::indexLines() const {
+  constexpr size_t kChunk = size_t{8} << 20;  // a multiple of the page size
+  lineStarts_.push_back(0);
+  for (size_t start = 0; start < text_.size(); start += kChunk) {
+    const char* p = text_.data() + start;
+    const char* end = text_.data() + std::min(text_.size(), start + kChunk);
+    while ((p = static_cast<const char*>(std::memchr(p, '\n', static_cast<size_t>(end - p)))) != nullptr)
+      lineStarts_.push_back(static_cast<size_t>(++p - text_.data()));
+    // Pages the parser gave back (releaseBefore) go back again: indexing must
+    // not bring a big input back into memory.
+    const size_t read = static_cast<size_t>(end - text_.data());
+    if (mapping_ && read <= released_) ::madvise(static_cast<char*>(mapping_) + start, read - start, MADV_DONTNEED);
   }
-  // The last line start at or before `offset` (a start just past a newline at
-  // `offset` itself belongs to the next line).
-  const auto next = std::upper_bound(lineStarts_.begin(), lineStarts_.end(), offset);
-  LineCol where;
-  where.line = static_cast<size_t>(next - lineStarts_.begin());
-  where.column = offset - *(next - 1) + 1;
-  return where;
 }
 
 std::string_view SourceFile::lineAt(size_t offset) const {

@@ -32,7 +32,9 @@ class SourceFile {
   const std::string& name() const { return name_; }
   std::string_view text() const { return text_; }
 
-  LineCol lineCol(size_t offset) const;  // O(log lines) after the first call
+  // O(log lines): the first call indexes where every line starts (one pass
+  // over the text), so reporting many places never rescans the file.
+  LineCol lineCol(size_t offset) const;
   std::string_view lineAt(size_t offset) const;  // without its newline
 
   // Hints that bytes before `offset` will rarely be read again: the pages of a
@@ -42,13 +44,14 @@ class SourceFile {
 
  private:
   SourceFile() = default;
+  void indexLines() const;
   std::string name_;
   std::string_view text_;
   std::string owned_;           // standard input or fromString
   void* mapping_ = nullptr;     // a mapped file
   size_t mappingSize_ = 0;
   size_t released_ = 0;
-  mutable std::vector<size_t> lineStarts_;  // built by the first lineCol
+  mutable std::vector<size_t> lineStarts_;  // built by the first lineCol()
 };
 
 }  // namespace reshardctl

@@ -8,34 +8,62 @@ namespace reshardctl {
 
 namespace {
 
+// Which operand of `user` reads `value` (the pass makes one use per reshard).
+size_t operandIndex(const Operation& user, const Value* value) {
+  for (size_t i = 0; i < user.numOperands(); ++i)
+    if (user.operandValue(i) == value) return i;
+  return 0;
+}
+
 // The op the reshard was inserted for, and which of its operands reads it.
-// The pass makes exactly one use per reshard.
-std::pair<const Operation*, size_t> consumerOf(const Operation& reshard) {
+// A reshard of a list element feeds the builtin.combine the pass made (no
+// place in the input): the op is the one that reads the combine.
+void findConsumer(const Operation& reshard, NeededReshard& needed) {
   const Operand* use = reshard.result(0)->firstUse;
-  if (!use) return {nullptr, 0};
+  if (!use) return;
   const Operation* consumer = use->owner();
-  for (size_t i = 0; i < consumer->numOperands(); ++i)
-    if (consumer->operandValue(i) == reshard.result(0)) return {consumer, i};
-  return {consumer, 0};
+  needed.op = consumer;
+  needed.operand = operandIndex(*consumer, reshard.result(0));
+  const bool madeByPass = consumer->location() == 0;  // offset 0 is the program's '{', never an op
+  if (!madeByPass || consumer->numResults() != 1 || !consumer->result(0)->firstUse) return;
+  const Operation* user = consumer->result(0)->firstUse->owner();
+  needed.element = static_cast<int64_t>(needed.operand);
+  needed.op = user;
+  needed.operand = operandIndex(*user, consumer->result(0));
 }
 
 }  // namespace
 
-std::string describeInsertedReshards(const PartitionResult& result, const ValueNames& names,
-                                     const SourceFile& source, DistGeneration generation) {
-  std::string out;
+std::vector<NeededReshard> neededReshards(const PartitionResult& result, const ValueNames& names) {
+  std::vector<NeededReshard> needed;
   for (const Operation* reshard : result.inserted) {
-    auto [consumer, index] = consumerOf(*reshard);
-    if (!consumer) continue;
+    NeededReshard one;
+    findConsumer(*reshard, one);
+    if (!one.op) continue;
     const Value* input = reshard->operandValue(0);
-    out += fmt::format("{}:{}: {} operand {} ({}): would insert dist_op.reshard from {} to {}\n",
-                       source.name(), source.lineCol(consumer->location()).line, consumer->name(),
-                       index, names.name(input), writeTypeDist(*input->dist, generation),
-                       writeTypeDist(*reshard->result(0)->dist, generation));
+    one.value = names.name(input);
+    one.from = *input->dist;
+    one.to = *reshard->result(0)->dist;
+    needed.push_back(std::move(one));
   }
-  size_t count = result.inserted.size();
-  out += fmt::format("{} reshard{} would be inserted\n", count, count == 1 ? "" : "s");
-  return out;
+  return needed;
+}
+
+Diagnostic neededReshardDiagnostic(const NeededReshard& needed, DistGeneration generation) {
+  Diagnostic d;
+  d.severity = Severity::Warning;
+  d.offset = needed.op->location();
+  d.length = 1;
+  d.code = kReshardNeeded;
+  const std::string element = needed.element < 0 ? "" : fmt::format(" element {}", needed.element);
+  d.message = fmt::format("{} operand {}{} ({}): would insert dist_op.reshard from {} to {}", needed.op->name(),
+                          needed.operand, element, needed.value, writeTypeDist(needed.from, generation),
+                          writeTypeDist(needed.to, generation));
+  return d;
+}
+
+std::string neededReshardsSummary(size_t count) {
+  return fmt::format("{} reshard{} would be inserted", count, count == 1 ? "" : "s");
 }
 
 }  // namespace reshardctl

@@ -6,6 +6,11 @@ namespace reshardctl {
 
 namespace {
 
+constexpr const char* kUnevenShards = "uneven-shards";
+constexpr const char* kExtraEntry = "extra-entry";
+constexpr const char* kDenseOperand = "dense-operand";
+constexpr const char* kShapeOnlyMesh = "shape-only-mesh";
+
 std::string listText(const std::vector<int64_t>& values) {
   return fmt::format("[{}]", fmt::join(values, ","));
 }
@@ -28,8 +33,8 @@ class Linter {
   size_t count() const { return count_; }
 
  private:
-  void warn(size_t offset, std::string message) {
-    diagnostics_.warning(offset, 1, std::move(message));
+  void warn(const char* name, size_t offset, std::string message) {
+    diagnostics_.warning(name, offset, 1, std::move(message));
     ++count_;
   }
 
@@ -38,7 +43,7 @@ class Linter {
     if (!value->type || !value->dist || !value->type->isDist()) return;
     const TensorDistAttr& dist = *value->dist;
     if (!dist.mesh.idsKnown)
-      warn(op.location(), fmt::format("result {} lives on a mesh known only by its shape {}: its "
+      warn(kShapeOnlyMesh, op.location(), fmt::format("result {} lives on a mesh known only by its shape {}: its "
                                       "process ids cannot be told",
                                       index, listText(dist.mesh.shape)));
     unevenShards(op, index, *value->type, dist);
@@ -52,7 +57,7 @@ class Linter {
       if (meshDim < 0 || type.dims[d] < 0 || static_cast<size_t>(meshDim) >= dist.mesh.shape.size()) continue;
       int64_t parts = dist.mesh.shape[static_cast<size_t>(meshDim)];
       if (type.dims[d] % parts == 0) continue;
-      warn(op.location(), fmt::format("result {}: dim {} of size {} is split over mesh dim {} of size "
+      warn(kUnevenShards, op.location(), fmt::format("result {}: dim {} of size {} is split over mesh dim {} of size "
                                       "{}, which does not divide it (uneven shards)",
                                       index, d, type.dims[d], meshDim, parts));
     }
@@ -61,7 +66,7 @@ class Linter {
   void extraEntries(const Operation& op, const std::vector<DistEntry>& entries, size_t count,
                     const char* kind) {
     for (size_t i = count; i < entries.size(); ++i)
-      warn(op.distAttrLocation() + entries[i].textOffset,
+      warn(kExtraEntry, op.distAttrLocation() + entries[i].textOffset,
            fmt::format("{}({}) has no {}: the op has {} {}{}", kind, i, kind, count, kind,
                        count == 1 ? "" : "s"));
   }
@@ -70,7 +75,7 @@ class Linter {
     bool shapeOnly = entry.kind == DistEntry::Kind::Tensor && !entry.tensor.mesh.idsKnown;
     for (const TensorDistAttr& element : entry.list) shapeOnly |= !element.mesh.idsKnown;
     if (!shapeOnly) return;
-    warn(op.distAttrLocation() + entry.textOffset,
+    warn(kShapeOnlyMesh, op.distAttrLocation() + entry.textOffset,
          fmt::format("{}({}) names a mesh only by its shape, not the op's mesh: its process ids "
                      "cannot be told",
                      kind, index));
@@ -80,7 +85,7 @@ class Linter {
     const Value* value = op.operandValue(index);
     if (!value || !value->type || value->type == pendingType() || value->type->kind != TypeKind::DenseTensor)
       return;
-    warn(op.location(), fmt::format("operand {} is a dense tensor ({}) feeding an op with an "
+    warn(kDenseOperand, op.location(), fmt::format("operand {} is a dense tensor ({}) feeding an op with an "
                                     "op_dist_attr; it is never resharded",
                                     index, value->type->text));
   }
@@ -90,6 +95,16 @@ class Linter {
 };
 
 }  // namespace
+
+const std::vector<LintWarning>& lintWarnings() {
+  static const std::vector<LintWarning> warnings = {
+      {kUnevenShards, "a tensor dim is split over a mesh dim that does not divide it"},
+      {kExtraEntry, "an operand(i) or result(i) entry beyond the op's operands or results"},
+      {kDenseOperand, "a dense tensor feeds an op that has an op_dist_attr (it is never resharded)"},
+      {kShapeOnlyMesh, "a mesh known only by its shape: its process ids cannot be told"},
+  };
+  return warnings;
+}
 
 size_t lintProgram(const Program& program, DiagnosticEngine& diagnostics) {
   Linter linter(diagnostics);

@@ -3,16 +3,27 @@
 // through DiagnosticEngine::warning at the op or entry it concerns.
 #pragma once
 
+#include <vector>
+
 #include "ir/diagnostics.h"
 #include "ir/ir.h"
 
 namespace reshardctl {
 
-// Warns about: a tensor dim not divisible by the mesh dim it is split over
-// (uneven shards); op_dist_attr entries beyond the op's operand or result
-// count; dense values feeding ops that have an op_dist_attr; meshes known
-// only by their shape (generation A entries and types naming a mesh other
-// than their op's). Returns the number of warnings issued.
+// Each warning has a name for -W<name>, -Wno-<name> and -Werror=<name>.
+struct LintWarning {
+  const char* name;     // "uneven-shards"
+  const char* summary;  // one line, for --help, the man page and SARIF rules
+};
+const std::vector<LintWarning>& lintWarnings();
+
+// Warns about (names in parentheses): a tensor dim not divisible by the
+// mesh dim it is split over (uneven-shards); op_dist_attr entries beyond the
+// op's operand or result count (extra-entry); dense values feeding ops that
+// have an op_dist_attr (dense-operand); meshes known only by their shape:
+// generation A entries and types naming a mesh other than their op's
+// (shape-only-mesh). Returns the number of warnings found, before the
+// engine's policy drops or promotes any.
 size_t lintProgram(const Program& program, DiagnosticEngine& diagnostics);
 
 }  // namespace reshardctl

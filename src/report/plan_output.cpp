@@ -6,6 +6,8 @@
 #include <fmt/format.h>
 #include <fmt/ranges.h>
 
+#include "report/json_export.h"
+#include "report/result_json.h"
 #include "reshard/placement.h"
 
 namespace reshardctl {
@@ -79,20 +81,6 @@ std::string costModelText(const CostModel& costs) {
                      fmt::join(dims, "; "), costs.crossMesh.bandwidthGBs, costs.crossMesh.latencyUs, costs.launchUs);
 }
 
-Json layoutJson(const Layout& layout, size_t tensorRank) {
-  const TensorDistAttr attr = toDistAttr(layout, static_cast<int64_t>(tensorRank));
-  Json partials = Json::array();
-  for (const PartialDim& partial : attr.partials)
-    partials.push_back({{"mesh_dim", partial.meshDim}, {"reduce", reduceTypeName(partial.reduce)}});
-  Json placements = Json::array();
-  for (const Placement& placement : layout.placements) placements.push_back(placementText(placement));
-  return {{"mesh", layout.mesh.shape},
-          {"process_ids", layout.mesh.idsKnown ? Json(layout.mesh.processIds) : Json(nullptr)},
-          {"dims_mapping", attr.dimsMapping},
-          {"partial", partials},
-          {"placements", placements}};
-}
-
 Json optionalDim(int64_t dim) { return dim < 0 ? Json(nullptr) : Json(dim); }
 
 Json stepJson(const Step& step) {
@@ -162,20 +150,34 @@ std::string stepTensorDimText(const Step& step) {
   return "-";
 }
 
+Json layoutJson(const Layout& layout, size_t tensorRank) {
+  Json json = tensorDistToJson(toDistAttr(layout, static_cast<int64_t>(tensorRank)));
+  Json placements = Json::array();
+  for (const Placement& placement : layout.placements) placements.push_back(placementText(placement));
+  json["placements"] = std::move(placements);
+  return json;
+}
+
 std::string planTotalText(const std::vector<ReshardReport>& reports) {
   const Totals sum = totals(reports);
   return fmt::format("{} reshard{}, {} step{}, estimated {:.2f} us", reports.size(), reports.size() == 1 ? "" : "s",
                      sum.steps, sum.steps == 1 ? "" : "s", sum.estUs);
 }
 
-std::string formatPlanTable(const std::vector<ReshardReport>& reports, const CostModel& costs) {
+std::string formatPlanTable(const std::vector<ReshardReport>& reports, const CostModel& costs,
+                            const PlanSource& source) {
   std::string text;
   for (const ReshardReport& report : reports) text += reportText(report) + "\n";
-  return text + "total: " + planTotalText(reports) + "\n" + costModelText(costs);
+  text += "total: " + planTotalText(reports) + "\n" + costModelText(costs);
+  if (source.applied)
+    text += "lines: of the program `reshardctl apply` prints (the input has no line for an inserted reshard)\n";
+  return text;
 }
 
-Json planJson(const std::vector<ReshardReport>& reports, const CostModel& costs) {
-  Json json;
+Json planJson(const std::vector<ReshardReport>& reports, const CostModel& costs, const PlanSource& source) {
+  Json json = documentJson("plan");
+  if (!source.file.empty()) json["source"] = source.file;
+  json["lines"] = source.applied ? "applied" : "input";
   json["reshards"] = Json::array();
   for (const ReshardReport& report : reports) json["reshards"].push_back(reportJson(report));
   const Totals sum = totals(reports);
@@ -191,9 +193,13 @@ Json planJson(const std::vector<ReshardReport>& reports, const CostModel& costs)
   return json;
 }
 
-std::string planJsonText(const std::vector<ReshardReport>& reports, const CostModel& costs) {
-  const Json json = planJson(reports, costs);
-  std::string text = "{\"reshards\":[";
+std::string planJsonText(const std::vector<ReshardReport>& reports, const CostModel& costs,
+                         const PlanSource& source) {
+  const Json json = planJson(reports, costs, source);
+  std::string text = "{";
+  for (const char* key : {"format", "version", "source", "lines"})
+    if (json.contains(key)) text += fmt::format("\"{}\":{},", key, json[key].dump());
+  text += "\n\"reshards\":[";
   const Json& list = json["reshards"];
   for (size_t i = 0; i < list.size(); ++i) text += (i == 0 ? "\n" : ",\n") + list[i].dump();
   text += "\n],\n\"total\":" + json["total"].dump() + ",\n\"cost_model\":" + json["cost_model"].dump() + "}\n";

@@ -12,19 +12,36 @@
 
 namespace reshardctl {
 
-std::string formatPlanTable(const std::vector<ReshardReport>& reports, const CostModel& costs);
+// Which program the reports' line numbers count in: the input file, or (plan
+// --apply) the program `apply` prints, whose lines the input does not have.
+struct PlanSource {
+  std::string file;      // the input as named; empty: leave "source" out
+  bool applied = false;  // lines are those of the applied program
+};
 
-// {"reshards":[{"line":N,"result":"%9","input":"%8","shape":[..],"dtype":"f32",
+// A table per reshard, the total and the cost model; for an applied
+// program, a closing line that says whose lines the numbers are.
+std::string formatPlanTable(const std::vector<ReshardReport>& reports, const CostModel& costs,
+                            const PlanSource& source = {});
+
+// {"format":"reshardctl-plan","version":1,"source":FILE,"lines":"input"|"applied",
+//  "reshards":[{"line":N,"result":"%9","input":"%8","shape":[..],"dtype":"f32",
 //   "src":LAYOUT,"dst":LAYOUT,"steps":[{"kind":"all_reduce","mesh_dim":0,
 //   "reduce":"SUM","tensor_dim":null,"from_tensor_dim":null,"groups":[[0,1]],
 //   "bytes_per_rank":128,"est_us":..,"placements":[..after..]}],"est_us":..}],
 //  "total":{"reshards":..,"steps":..,"est_us":..},"cost_model":{..}}
-// LAYOUT: {"mesh":[2],"process_ids":[0,1] or null,"dims_mapping":[..],
-//          "partial":[{"mesh_dim":0,"reduce":"SUM"}],"placements":["P(SUM)"]}.
-// Times are rounded to 1e-3 µs so that the output is stable.
-nlohmann::ordered_json planJson(const std::vector<ReshardReport>& reports, const CostModel& costs);
+// (schema/plan.schema.json). LAYOUT is a distribution as everywhere
+// (json_export.h: {"mesh":{"shape":[2],"process_ids":[0,1] or null},
+// "dims_mapping":[..],"partial":[{"mesh_dim":0,"reduce":"SUM"}]}) plus
+// "placements":["P(SUM)"]. Times are rounded to 1e-3 µs so that the output
+// is stable.
+nlohmann::ordered_json planJson(const std::vector<ReshardReport>& reports, const CostModel& costs,
+                                const PlanSource& source = {});
 // planJson as text: one reshard per line, so that files diff well.
-std::string planJsonText(const std::vector<ReshardReport>& reports, const CostModel& costs);
+std::string planJsonText(const std::vector<ReshardReport>& reports, const CostModel& costs,
+                         const PlanSource& source = {});
+// One layout as LAYOUT above (also `run --json`'s).
+nlohmann::ordered_json layoutJson(const Layout& layout, size_t tensorRank);
 
 // "2 reshards, 3 steps, estimated 15.60 us": the summary line of both outputs
 // and of `apply --stats`.

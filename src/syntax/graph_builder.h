@@ -23,8 +23,10 @@
 namespace reshardctl::parsing {
 
 constexpr size_t kMaxNesting = 200;          // brackets and blocks; deeper input is rejected
-constexpr size_t kMaxErrors = 20;            // then the parse stops
 constexpr size_t kReleaseEvery = 8u << 20;   // bytes of input between page releases
+
+// Ends the parse once the engine has reported as many errors as allowed.
+struct ErrorLimitReached {};
 
 struct Span {
   size_t offset = 0;
@@ -151,8 +153,7 @@ struct ParseState {
 
   void error(Span where, std::string message) {
     diagnostics.error(where.offset, where.length, std::move(message));
-    if (diagnostics.errorCount() >= kMaxErrors)
-      throw InputError{where.offset, where.length, "too many errors; stopping"};
+    if (diagnostics.limitReached()) throw ErrorLimitReached{};  // the engine said so (--max-errors)
   }
 };
 

@@ -376,7 +376,7 @@ void reportSyntaxError(ParseState& st, const pegtl::parse_error& e, std::string_
   std::string message(e.message());
   if (slice.find_first_not_of(" \t\r\n") == std::string_view::npos)
     message = "empty input: expected a program starting with '{'";
-  st.diagnostics.error(offset, 1, std::move(message));
+  st.diagnostics.error(offset, 1, std::move(message)).code = "syntax-error";
 }
 
 }  // namespace
@@ -403,7 +403,8 @@ ParseResult parseProgram(SourceFile& source, DiagnosticEngine& diagnostics, size
   } catch (const pegtl::parse_error& e) {
     reportSyntaxError(st, e, text);
   } catch (const InputError& e) {
-    if (e.message != "too many errors; stopping") diagnostics.error(e.offset, e.length, e.message);
+    diagnostics.error(e.offset, e.length, e.message);
+  } catch (const ErrorLimitReached&) {
   }
   ParseResult result;
   result.denselyNumbered = st.denselyNumbered;

@@ -1,5 +1,6 @@
-// `reshardctl apply`: read → partition pass → print (or, with --check, list
-// what the pass would insert and write nothing).
+// `reshardctl apply`: read → partition pass → print. With --check, list what
+// the pass would insert and write nothing; with --diff, print the change as
+// a unified diff and write nothing; with --in-place, write each input back.
 #include <cstdio>
 #include <optional>
 #include <set>
@@ -8,8 +9,11 @@
 
 #include "passes/check_report.h"
 #include "passes/partition_pass.h"
+#include "report/json_export.h"
 #include "report/plan_output.h"
 #include "report/reshard_report.h"
+#include "report/result_json.h"
+#include "report/unified_diff.h"
 #include "syntax/printer.h"
 #include "tool/commands.h"
 #include "tool/program_io.h"
@@ -20,7 +24,7 @@ namespace {
 
 // `--stats`: how many reshards the pass inserted and what their plans cost.
 // Only those still in the program count: folding may erase some again.
-void printStats(const Program& program, const PartitionResult& result, const CostModel& costs) {
+void printStats(const Program& program, const PartitionResult& result, const CostModel& costs, bool check) {
   const std::set<const Operation*> inserted(result.inserted.begin(), result.inserted.end());
   std::vector<Operation*> kept;
   walkOps(*program.body(), [&](Operation* op) {
@@ -30,42 +34,124 @@ void printStats(const Program& program, const PartitionResult& result, const Cos
       planReshardOps(program, kept, costs, [](const Operation&) { return size_t{0}; });
   size_t unplanned = 0;
   for (const ReshardReport& report : reports) unplanned += report.plan ? 0 : 1;
-  std::fprintf(stderr, "apply: inserted %s%s\n", planTotalText(reports).c_str(),
+  std::fprintf(stderr, "apply: %s %s%s\n", check ? "would insert" : "inserted", planTotalText(reports).c_str(),
                unplanned == 0 ? "" : fmt::format(" ({} could not be planned)", unplanned).c_str());
 }
 
-// As formatters' --check: 0 when the pass would change nothing, 1 when it would.
-int reportCheck(const LoadedProgram& loaded, const PartitionResult& result, const ValueNames& names) {
-  if (result.inserted.empty()) return kExitOk;
-  std::string report =
-      describeInsertedReshards(result, names, *loaded.source, loaded.program->generation());
-  std::fwrite(report.data(), 1, report.size(), stdout);
-  return std::fflush(stdout) == 0 ? kExitBadInput : kExitUsage;
+bool writeStdout(const std::string& text) {
+  return std::fwrite(text.data(), 1, text.size(), stdout) == text.size() && std::fflush(stdout) == 0;
 }
+
+// What one run over several inputs gathers for its closing line and --json.
+struct CheckTotals {
+  size_t reshards = 0;
+  size_t filesChanged = 0;
+  nlohmann::ordered_json files = nlohmann::ordered_json::array();
+};
+
+class ApplyRun {
+ public:
+  ApplyRun(const ApplyOptions& options, Reporter& reporter, bool several)
+      : options_(options), reporter_(reporter), several_(several) {}
+
+  InputOutcome operator()(const std::string& path) {
+    DiagnosticEngine diagnostics = reporter_.engine();
+    LoadedProgram loaded = loadProgram(path, diagnostics, options_.program);  // outlives the report of its diagnostics
+    const InputOutcome outcome = loaded.program ? applyTo(path, loaded, diagnostics) : InputOutcome{loaded.failure, "failed"};
+    reporter_.report(diagnostics);
+    return outcome;
+  }
+
+  const CheckTotals& totals() const { return totals_; }
+
+ private:
+  InputOutcome applyTo(const std::string& path, LoadedProgram& loaded, DiagnosticEngine& diagnostics) {
+    // --check names operands as the input does: number before the pass renumbers.
+    std::optional<ValueNames> names;
+    if (options_.check) names.emplace(*loaded.program);
+    PartitionResult result = applyPartitionPass(*loaded.program, diagnostics, options_.pass);
+    if (!result.ok) return {kExitBadInput, "failed"};
+    const size_t count = result.inserted.size();
+    InputOutcome outcome{kExitOk, options_.diff ? neededReshardsSummary(count)
+                                                : fmt::format("{} reshard{} inserted", count, count == 1 ? "" : "s")};
+    if (options_.check) outcome = check(loaded, result, *names);
+    if (options_.diff && outcome.status != kExitUsage) {
+      const int written = diff(loaded) ? outcome.status : kExitUsage;
+      outcome.status = written;
+    } else if (!options_.check && !options_.diff) {
+      outcome.status = options_.inPlace ? writeProgramInPlace(*loaded.program, loaded, path, diagnostics)
+                                        : writeProgram(*loaded.program, options_.output, diagnostics);
+    }
+    if (outcome.status != kExitUsage && options_.stats) printStats(*loaded.program, result, options_.costs, options_.check);
+    return outcome;
+  }
+
+  // As formatters' --check: 0 when the pass would change nothing, 1 when it would.
+  InputOutcome check(const LoadedProgram& loaded, const PartitionResult& result, const ValueNames& names) {
+    const std::vector<NeededReshard> needed = neededReshards(result, names);
+    totals_.reshards += needed.size();
+    totals_.filesChanged += needed.empty() ? 0 : 1;
+    const std::string summary = neededReshardsSummary(needed.size());
+    if (options_.json) {
+      nlohmann::ordered_json reshards = nlohmann::ordered_json::array();
+      for (const NeededReshard& one : needed) reshards.push_back(neededReshardJson(*loaded.source, one));
+      totals_.files.push_back({{"file", loaded.source->name()}, {"reshards", std::move(reshards)}});
+    }
+    std::vector<Diagnostic> findings;
+    for (const NeededReshard& one : needed)
+      findings.push_back(neededReshardDiagnostic(one, loaded.program->generation()));
+    if (!options_.json || reporter_.format() != DiagnosticFormat::Text)
+      reporter_.reportFindings(loaded.source.get(), findings, stdout);
+    // One input: the closing line as always; several: forEachFile's "FILE: ..." lines.
+    if (!several_ && !needed.empty() && !options_.json && !writeStdout(summary + "\n"))
+      return {kExitUsage, summary};
+    return {needed.empty() ? kExitOk : kExitBadInput, summary};
+  }
+
+  // `--diff`: the input's text against what apply would write (in a log, the
+  // log with that program replaced, as --in-place writes it), as `patch -p0`
+  // applies it in the directory the input was named from.
+  bool diff(const LoadedProgram& loaded) {
+    const std::string& name = loaded.source->name();
+    const std::string text = unifiedDiff(loaded.source->text(), fileTextWithProgram(*loaded.program, loaded), name, name,
+                                         UnifiedDiffOptions{3, reporter_.colorStdout()});
+    return writeStdout(text);
+  }
+
+  const ApplyOptions& options_;
+  Reporter& reporter_;
+  bool several_;
+  CheckTotals totals_;
+};
 
 }  // namespace
 
-int runApply(const ApplyOptions& options) {
-  DiagnosticEngine diagnostics;
-  if (options.inPlace && options.input == "-") {
-    diagnostics.error("--in-place needs an input file, not standard input");
-    diagnostics.flush(stderr);
+int runApply(const ApplyOptions& options, Reporter& reporter) {
+  std::vector<std::string> files;
+  if (!expandInputs(options.inputs, reporter, &files)) return kExitUsage;
+  const bool several = files.size() > 1;
+  if ((several || options.inputs.recursive) && !options.check && !options.inPlace && !options.diff) {
+    reporter.toolError("several inputs need --check, --diff or --in-place (one output cannot hold them all)");
     return kExitUsage;
   }
-  LoadedProgram loaded = loadProgram(options.input, diagnostics, options.program);
-  int status = loaded.failure;
-  if (loaded.program) {
-    // --check names operands as the input does: number before the pass renumbers.
-    std::optional<ValueNames> names;
-    if (options.check) names.emplace(*loaded.program);
-    PartitionResult result = applyPartitionPass(*loaded.program, diagnostics, options.pass);
-    if (!result.ok) status = kExitBadInput;
-    else if (options.check) status = reportCheck(loaded, result, *names);
-    else if (options.inPlace) status = writeProgramInPlace(*loaded.program, loaded, options.input, diagnostics);
-    else status = writeProgram(*loaded.program, options.output, diagnostics);
-    if (status == kExitOk && options.stats) printStats(*loaded.program, result, options.costs);
+  if (options.inPlace && std::find(files.begin(), files.end(), "-") != files.end()) {
+    reporter.toolError("--in-place needs an input file, not standard input");
+    return kExitUsage;
   }
-  diagnostics.flush(stderr);
+  ApplyRun run(options, reporter, several);
+  // --check's lines are its result (stdout), unless that is the JSON document.
+  std::FILE* summaries = options.check && !options.json ? stdout : stderr;
+  const int status = forEachFile(files, reporter, summaries, std::ref(run));
+  const CheckTotals& totals = run.totals();
+  if (options.check && files.size() > 1 && !options.json)
+    reporter.summary(stdout, fmt::format("{} in {} of {} file{}", neededReshardsSummary(totals.reshards),
+                                         totals.filesChanged, files.size(), files.size() == 1 ? "" : "s"));
+  if (options.check && options.json) {
+    nlohmann::ordered_json document = documentJson("check");
+    document["files"] = totals.files;
+    document["reshards"] = totals.reshards;
+    if (!writeStdout(dumpJson(document))) return kExitUsage;
+  }
   return status;
 }
 

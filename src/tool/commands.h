@@ -1,5 +1,6 @@
 // One entry point per subcommand. src/tool/cli.cpp maps the command line onto
-// these option structs; each returns the process exit code (program_io.h).
+// these option structs; each returns the process exit code (program_io.h)
+// and reports its diagnostics through the run's Reporter (reporting.h).
 #pragma once
 
 #include <cstdint>
@@ -9,11 +10,13 @@
 
 #include "passes/partition_pass.h"
 #include "reshard/cost_model.h"
+#include "tool/input_files.h"
+#include "tool/reporting.h"
 
 namespace reshardctl {
 
 struct ApplyOptions {
-  std::string input = "-";
+  InputSelection inputs;  // several only with --check, --in-place or --diff
   std::string output = "-";
   std::string program;  // --program N|TEXT: which program of a file holding several (program_io.h)
   bool stats = false;  // report the inserted reshards and their planned cost on stderr
@@ -21,11 +24,13 @@ struct ApplyOptions {
   PartitionOptions pass;  // the partition pass's switches
   bool check = false;    // write nothing; list what would be inserted, exit 1 if anything
   bool inPlace = false;  // write the result back to the input file
+  bool diff = false;     // write nothing; print a unified diff input -> output
+  bool json = false;     // with --check: the findings as JSON (schema/check.schema.json)
 };
-int runApply(const ApplyOptions& options);
+int runApply(const ApplyOptions& options, Reporter& reporter);
 
 struct PrintOptions {
-  std::string input = "-";
+  InputSelection inputs;     // printed one after another
   std::string output = "-";
   std::string program;  // --program N|TEXT: which program of a file holding several (program_io.h)
   // "ir" (the dump), "json" (json_export.h), or a view (src/view/): "brief",
@@ -39,7 +44,7 @@ struct PrintOptions {
   size_t maxOps = 5000;  // html: the most op rows the page inlines
   CostModel costs;       // reshard costs in the views
 };
-int runPrint(const PrintOptions& options);
+int runPrint(const PrintOptions& options, Reporter& reporter);
 
 struct PlanOptions {
   std::string input = "-";
@@ -50,15 +55,15 @@ struct PlanOptions {
   PartitionOptions pass;  // the partition pass's switches
   CostModel costs;
 };
-int runPlan(const PlanOptions& options);
+int runPlan(const PlanOptions& options, Reporter& reporter);
 
 struct VerifyOptions {
-  std::string input = "-";
+  InputSelection inputs;
   std::string program;  // --program N|TEXT: which program of a file holding several (program_io.h)
-  bool werror = false;  // warnings fail the run (exit 1)
   bool quiet = false;   // do not print warnings
+  bool json = false;    // a report on stdout (schema/verify.schema.json)
 };
-int runVerify(const VerifyOptions& options);
+int runVerify(const VerifyOptions& options, Reporter& reporter);
 
 struct RunOptions {
   std::string input = "-";
@@ -73,8 +78,9 @@ struct RunOptions {
   PartitionOptions pass;  // the partition pass's switches
   CostModel costs;
   std::string fault;  // testing hook: "RESHARD:STEP:offset|drop" (reshard_run.h)
+  bool json = false;  // the report as JSON (schema/run.schema.json)
 };
-int runRun(const RunOptions& options);
+int runRun(const RunOptions& options, Reporter& reporter);
 // Exits as diff(1): 0 equal, 1 different, 2 trouble (unreadable or bad input).
 struct DiffCommandOptions {
   std::string before;
@@ -82,8 +88,11 @@ struct DiffCommandOptions {
   std::vector<std::string> programs;  // --program: the first for `before`, the second for `after`
   std::vector<std::string> ignoredAttributes;
   bool stat = false;  // only the summary line
+  bool unified = false;  // a unified diff of the two texts, under the summary line
+  size_t context = 3;    // its lines of context
+  bool json = false;     // the changes as JSON (schema/diff.schema.json)
 };
-int runDiff(const DiffCommandOptions& options);
+int runDiff(const DiffCommandOptions& options, Reporter& reporter);
 
 // `reshardctl list FILE`: the programs a file (a log) holds, one a line.
 struct ListOptions {
@@ -91,7 +100,7 @@ struct ListOptions {
   std::string output = "-";
   bool json = false;
 };
-int runList(const ListOptions& options);
+int runList(const ListOptions& options, Reporter& reporter);
 // Exits 0 when every op checked matches the serial program, 1 at a divergence
 // (or bad input), 2 on bad usage, or with --strict when some op is not simulated.
 struct ValidateCommandOptions {
@@ -108,6 +117,6 @@ struct ValidateCommandOptions {
   bool json = false;
   bool strict = false;          // exit 2 when some op is not simulated
 };
-int runValidate(const ValidateCommandOptions& options);
+int runValidate(const ValidateCommandOptions& options, Reporter& reporter);
 
 }  // namespace reshardctl

@@ -1,8 +1,12 @@
-// `reshardctl diff`: load both programs → structural diff → listing.
+// `reshardctl diff`: load both programs → structural diff → a listing, its
+// summary line, JSON, or (-u) the summary line and a unified diff of the
+// two texts.
 #include <cstdio>
-#include <memory>
 
 #include "passes/program_diff.h"
+#include "report/json_export.h"
+#include "report/result_json.h"
+#include "report/unified_diff.h"
 #include "tool/commands.h"
 #include "tool/program_io.h"
 
@@ -12,9 +16,11 @@ namespace {
 constexpr int kDiffEqual = 0;
 constexpr int kDiffDifferent = 1;
 constexpr int kDiffTrouble = 2;  // diff(1): any problem is 2, bad input included
-}  // namespace
 
-namespace {
+// The program's own lines: the whole file, or its part of a log.
+std::string_view programText(const LoadedProgram& loaded) {
+  return loaded.source->text().substr(loaded.begin, loaded.end - loaded.begin);
+}
 
 // `diff --program A --program B FILE`: two programs of one file, read once
 // (it may be standard input).
@@ -27,42 +33,55 @@ void loadTwoOfOneFile(const DiffCommandOptions& options, DiagnosticEngine& befor
   *after = loadProgramFrom(source, afterDiagnostics, options.programs[1]);
 }
 
+// Why the positional files and --program flags do not name two programs, or "".
+const char* usageProblem(const DiffCommandOptions& options) {
+  if (options.programs.size() > 2) return "--program can be given at most twice";
+  if (options.after.empty() && options.programs.size() != 2)
+    return "diff needs two programs: two files, or one file and --program twice";
+  if (options.before == "-" && options.after == "-") return "only one of the two programs can be standard input";
+  return nullptr;
+}
+
+std::string diffText(const ProgramDiff& diff, const LoadedProgram& before, const LoadedProgram& after,
+                     const DiffCommandOptions& options, bool color) {
+  if (options.json) return dumpJson(programDiffJson(diff, *before.source, *after.source));
+  if (diff.equal()) return "";
+  if (options.stat) return formatDiffStat(diff);
+  if (!options.unified) return formatDiff(diff, *before.source, *after.source);
+  // The summary line first: patch and git apply skip text before the "---" header.
+  return formatDiffStat(diff) + unifiedDiff(programText(before), programText(after), before.source->name(),
+                                            after.source->name(), UnifiedDiffOptions{options.context, color});
+}
+
 }  // namespace
 
-int runDiff(const DiffCommandOptions& options) {
-  const char* usage = nullptr;
-  if (options.programs.size() > 2) usage = "--program can be given at most twice";
-  else if (options.after.empty() && options.programs.size() != 2)
-    usage = "diff needs two programs: two files, or one file and --program twice";
-  else if (options.before == "-" && options.after == "-")
-    usage = "only one of the two programs can be standard input";
-  if (usage) {
-    std::fprintf(stderr, "error: %s\n", usage);
+int runDiff(const DiffCommandOptions& options, Reporter& reporter) {
+  if (const char* problem = usageProblem(options)) {
+    reporter.toolError(problem);
     return kDiffTrouble;
   }
-  DiagnosticEngine beforeDiagnostics;
-  DiagnosticEngine afterDiagnostics;
+  DiagnosticEngine beforeDiagnostics = reporter.engine();
+  DiagnosticEngine afterDiagnostics = reporter.engine();
   LoadedProgram before, after;
   if (options.after.empty()) {
     loadTwoOfOneFile(options, beforeDiagnostics, afterDiagnostics, &before, &after);
   } else {
-    std::string beforeProgram = options.programs.empty() ? "" : options.programs.front();
+    const std::string beforeProgram = options.programs.empty() ? "" : options.programs.front();
+    const std::string afterProgram = options.programs.empty() ? "" : options.programs.back();
     before = loadProgram(options.before, beforeDiagnostics, beforeProgram);
-    after = loadProgram(options.after, afterDiagnostics, options.programs.empty() ? "" : options.programs.back());
+    after = loadProgram(options.after, afterDiagnostics, afterProgram);
   }
-  beforeDiagnostics.flush(stderr);
-  afterDiagnostics.flush(stderr);
+  reporter.report(beforeDiagnostics);
+  reporter.report(afterDiagnostics);
   if (!before.program || !after.program) return kDiffTrouble;
 
   ProgramDiff diff = diffPrograms(*before.program, *after.program, {options.ignoredAttributes});
-  if (diff.equal()) return kDiffEqual;
-  std::string text = options.stat ? formatDiffStat(diff)
-                                  : formatDiff(diff, *before.source, *after.source);
+  const std::string text = diffText(diff, before, after, options, reporter.colorStdout());
   if (std::fwrite(text.data(), 1, text.size(), stdout) != text.size() || std::fflush(stdout) != 0) {
-    std::perror("error: cannot write the diff");
+    reporter.toolError("cannot write the diff to standard output");
     return kDiffTrouble;
   }
-  return kDiffDifferent;
+  return diff.equal() ? kDiffEqual : kDiffDifferent;
 }
 
 }  // namespace reshardctl

@@ -33,8 +33,8 @@ std::string programsJson(const SourceFile& source, const std::vector<FoundProgra
 
 }  // namespace
 
-int runList(const ListOptions& options) {
-  DiagnosticEngine diagnostics;
+int runList(const ListOptions& options, Reporter& reporter) {
+  DiagnosticEngine diagnostics = reporter.engine();
   int status = kExitOk;
   std::shared_ptr<SourceFile> source = readSourceFile(options.input, diagnostics, &status);
   if (source) {
@@ -49,7 +49,7 @@ int runList(const ListOptions& options) {
       status = writeTextOutput(text, options.output, diagnostics);
     }
   }
-  diagnostics.flush(stderr);
+  reporter.report(diagnostics);
   return status;
 }
 

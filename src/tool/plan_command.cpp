@@ -18,18 +18,19 @@ int planLoaded(LoadedProgram& loaded, const PlanOptions& options, DiagnosticEngi
   if (!reportLoadedReshards(*loaded.program, *loaded.source, options.apply ? &options.pass : nullptr, options.costs,
                             diagnostics, &reports))
     return kExitBadInput;
-  const std::string text = options.json ? planJsonText(reports, options.costs)
-                                        : formatPlanTable(reports, options.costs);
+  const PlanSource source{loaded.source->name(), options.apply};
+  const std::string text = options.json ? planJsonText(reports, options.costs, source)
+                                        : formatPlanTable(reports, options.costs, source);
   return writeTextOutput(text, options.output, diagnostics);
 }
 
 }  // namespace
 
-int runPlan(const PlanOptions& options) {
-  DiagnosticEngine diagnostics;
+int runPlan(const PlanOptions& options, Reporter& reporter) {
+  DiagnosticEngine diagnostics = reporter.engine();
   LoadedProgram loaded = loadProgram(options.input, diagnostics, options.program);
   const int status = loaded.program ? planLoaded(loaded, options, diagnostics) : loaded.failure;
-  diagnostics.flush(stderr);
+  reporter.report(diagnostics);
   return status;
 }
 

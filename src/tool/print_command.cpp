@@ -1,8 +1,11 @@
 // `reshardctl print`: read → verify → print (a canonical reprint, JSON, or
-// one of the views of src/view/: brief, dot, html).
+// one of the views of src/view/: brief, dot, html), every input one after
+// another into one output.
 #include <cstdio>
+#include <optional>
 
 #include "report/json_export.h"
+#include "syntax/printer.h"
 #include "tool/commands.h"
 #include "tool/output_file.h"
 #include "tool/program_io.h"
@@ -13,18 +16,6 @@
 namespace reshardctl {
 
 namespace {
-
-// JSON goes through the same atomic OutputFile as the dump.
-int writeJson(const LoadedProgram& loaded, const std::string& path, DiagnosticEngine& diagnostics) {
-  std::string text = dumpJson(programToJson(*loaded.program, loaded.source.get()));
-  std::string error;
-  std::optional<OutputFile> out = OutputFile::open(path, &error);
-  if (out && std::fwrite(text.data(), 1, text.size(), out->stream()) == text.size() &&
-      out->commit(&error))
-    return kExitOk;
-  diagnostics.error(error.empty() ? "cannot write '" + path + "'" : error);
-  return kExitUsage;
-}
 
 bool isView(const std::string& emit) { return emit == "brief" || emit == "dot" || emit == "html"; }
 
@@ -39,23 +30,27 @@ std::string usageProblem(const PrintOptions& options, const std::string& emit) {
 }
 
 // The html page of the input, beside the program `--compare` names.
-int writeHtmlView(ViewContext& view, const OpSelection& selection, const PrintOptions& options,
-                  DiagnosticEngine& diagnostics) {
+std::optional<std::string> htmlView(ViewContext& view, const OpSelection& selection, const PrintOptions& options,
+                                    Reporter& reporter, int* failure) {
   HtmlOptions html;
   html.shownAttributes = options.shownAttributes;
   html.maxOps = options.maxOps;
-  if (options.compare.empty()) return writeTextOutput(writeHtml(view, selection, html), options.output, diagnostics);
-  DiagnosticEngine beforeDiagnostics;
+  if (options.compare.empty()) return writeHtml(view, selection, html);
+  DiagnosticEngine beforeDiagnostics = reporter.engine();
   LoadedProgram before = loadProgram(options.compare, beforeDiagnostics);
-  beforeDiagnostics.flush(stderr);
-  if (!before.program) return before.failure;
+  reporter.report(beforeDiagnostics);
+  if (!before.program) {
+    *failure = before.failure;
+    return std::nullopt;
+  }
   ViewContext beforeView(*before.program, *before.source, options.costs);
   html.before = &beforeView;
-  return writeTextOutput(writeHtml(view, selection, html), options.output, diagnostics);
+  return writeHtml(view, selection, html);
 }
 
-int writeView(const LoadedProgram& loaded, const PrintOptions& options, const std::string& emit,
-              DiagnosticEngine& diagnostics) {
+// The view's text, or nullopt with *failure set (diagnosed).
+std::optional<std::string> viewText(const LoadedProgram& loaded, const PrintOptions& options, const std::string& emit,
+                                    Reporter& reporter, DiagnosticEngine& diagnostics, int* failure) {
   ViewContext view(*loaded.program, *loaded.source, options.costs);
   OpSelection selection = OpSelection::all(view.ops);
   if (!options.focus.empty()) {
@@ -63,34 +58,72 @@ int writeView(const LoadedProgram& loaded, const PrintOptions& options, const st
     std::optional<OpSelection> around = selectNeighbourhood(view, options.focus, options.depth, &error);
     if (!around) {
       diagnostics.error(error);
-      return kExitUsage;
+      *failure = kExitUsage;
+      return std::nullopt;
     }
     selection = std::move(*around);
   }
-  if (emit == "brief")
-    return writeTextOutput(writeBrief(view, selection, options.shownAttributes), options.output, diagnostics);
-  if (emit == "dot") return writeTextOutput(writeDot(view, selection), options.output, diagnostics);
-  return writeHtmlView(view, selection, options, diagnostics);
+  if (emit == "brief") return writeBrief(view, selection, options.shownAttributes);
+  if (emit == "dot") return writeDot(view, selection);
+  return htmlView(view, selection, options, reporter, failure);
+}
+
+bool put(std::FILE* out, const std::string& text) {
+  return std::fwrite(text.data(), 1, text.size(), out) == text.size();
+}
+
+// One loaded program in the chosen form; an exit code.
+int printLoaded(const LoadedProgram& loaded, const PrintOptions& options, const std::string& emit,
+                Reporter& reporter, DiagnosticEngine& diagnostics, std::FILE* out) {
+  bool written = true;
+  if (emit == "json") {
+    written = put(out, dumpJson(programToJson(*loaded.program, loaded.source.get())));
+  } else if (isView(emit)) {
+    int failure = kExitOk;
+    std::optional<std::string> text = viewText(loaded, options, emit, reporter, diagnostics, &failure);
+    if (!text) return failure;
+    written = put(out, *text);
+  } else {
+    written = printProgram(*loaded.program, out);
+  }
+  if (written) return kExitOk;
+  diagnostics.error("cannot write '" + options.output + "'");
+  return kExitUsage;
 }
 
 }  // namespace
 
-int runPrint(const PrintOptions& options) {
-  DiagnosticEngine diagnostics;
+int runPrint(const PrintOptions& options, Reporter& reporter) {
   const std::string emit = options.brief ? "brief" : options.emit;
   if (const std::string problem = usageProblem(options, emit); !problem.empty()) {
-    diagnostics.error(problem);
-    diagnostics.flush(stderr);
+    reporter.toolError(problem);
     return kExitUsage;
   }
-  LoadedProgram loaded = loadProgram(options.input, diagnostics, options.program);
-  int status = loaded.failure;
-  if (loaded.program) {
-    if (emit == "json") status = writeJson(loaded, options.output, diagnostics);
-    else if (isView(emit)) status = writeView(loaded, options, emit, diagnostics);
-    else status = writeProgram(*loaded.program, options.output, diagnostics);
+  std::vector<std::string> files;
+  if (!expandInputs(options.inputs, reporter, &files)) return kExitUsage;
+  if (isView(emit) && files.size() > 1) {
+    reporter.toolError("the views (--brief, --emit=dot, --emit=html) take one input");
+    return kExitUsage;
   }
-  diagnostics.flush(stderr);
+  // One output for all inputs, published only when every one printed.
+  std::string error;
+  std::optional<OutputFile> out = OutputFile::open(options.output, &error);
+  if (!out) {
+    reporter.toolError(error);
+    return kExitUsage;
+  }
+  int status = forEachFile(files, reporter, stderr, [&](const std::string& path) {
+    DiagnosticEngine diagnostics = reporter.engine();
+    LoadedProgram loaded = loadProgram(path, diagnostics, options.program);
+    int fileStatus = loaded.failure;
+    if (loaded.program) fileStatus = printLoaded(loaded, options, emit, reporter, diagnostics, out->stream());
+    reporter.report(diagnostics);
+    return InputOutcome{fileStatus, fileStatus == kExitOk ? "ok" : "failed"};
+  });
+  if (status == kExitOk && !out->commit(&error)) {
+    reporter.toolError(error.empty() ? "cannot write '" + options.output + "'" : error);
+    status = kExitUsage;
+  }
   return status;
 }
 

@@ -138,32 +138,23 @@ int writeProgram(const Program& program, const std::string& path, DiagnosticEngi
   return kExitOk;
 }
 
+std::string fileTextWithProgram(const Program& program, const LoadedProgram& loaded) {
+  std::string_view text = loaded.source->text();
+  std::string printed = printProgramToString(program);
+  if (loaded.begin == 0 && loaded.end == text.size()) return printed;
+  // The closing line went on (`}  // end`): the rest follows the '}'.
+  if (text[loaded.end - 1] != '\n') printed.pop_back();
+  std::string whole(text.substr(0, loaded.begin));
+  whole += printed;
+  whole += text.substr(loaded.end);
+  return whole;
+}
+
 int writeProgramInPlace(const Program& program, const LoadedProgram& loaded, const std::string& path,
                         DiagnosticEngine& diagnostics) {
   std::string_view text = loaded.source->text();
   if (loaded.begin == 0 && loaded.end == text.size()) return writeProgram(program, path, diagnostics);
-  std::string error;
-  std::optional<OutputFile> out = OutputFile::open(path, &error);
-  if (!out) {
-    diagnostics.error(error);
-    return kExitUsage;
-  }
-  std::FILE* stream = out->stream();
-  auto put = [stream](std::string_view part) { return std::fwrite(part.data(), 1, part.size(), stream) == part.size(); };
-  bool written = put(text.substr(0, loaded.begin));
-  if (text[loaded.end - 1] == '\n') {
-    written = written && printProgram(program, stream);
-  } else {  // the closing line went on (`}  // end`): the rest follows the '}'
-    std::string printed = printProgramToString(program);
-    printed.pop_back();
-    written = written && put(printed);
-  }
-  written = written && put(text.substr(loaded.end));
-  if (!written || !out->commit(&error)) {
-    diagnostics.error(error.empty() ? "cannot write '" + path + "'" : error);
-    return kExitUsage;
-  }
-  return kExitOk;
+  return writeTextOutput(fileTextWithProgram(program, loaded), path, diagnostics);
 }
 
 int writeTextOutput(const std::string& text, const std::string& path, DiagnosticEngine& diagnostics) {

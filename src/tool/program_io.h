@@ -53,6 +53,10 @@ std::string formatProgramTable(const std::vector<FoundProgram>& programs);
 int writeProgramInPlace(const Program& program, const LoadedProgram& loaded, const std::string& path,
                         DiagnosticEngine& diagnostics);
 
+// The file `loaded` came from with its program's lines replaced by `program`
+// printed: what --in-place writes, and what apply --diff compares with.
+std::string fileTextWithProgram(const Program& program, const LoadedProgram& loaded);
+
 // Writes `text` to `path` ("-" = stdout) atomically. Returns an exit code.
 int writeTextOutput(const std::string& text, const std::string& path, DiagnosticEngine& diagnostics);
 

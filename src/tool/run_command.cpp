@@ -18,7 +18,10 @@
 #include "exec/multiprocess/multi_process.h"
 #include "exec/multiprocess/process_group.h"
 #include "exec/reshard_run.h"
+#include "report/json_export.h"
+#include "report/plan_output.h"
 #include "report/reshard_report.h"
+#include "report/result_json.h"
 #include "reshard/placement.h"
 #include "tool/commands.h"
 #include "tool/program_io.h"
@@ -98,6 +101,35 @@ std::string formatTable(const std::vector<Row>& rows, std::string_view backend) 
   return out;
 }
 
+// `--json`: the table's facts, with the layouts as plan --json has them.
+std::string formatJson(const std::vector<Row>& rows, std::string_view backend, const std::string& source) {
+  nlohmann::ordered_json document = documentJson("run");
+  document["source"] = source;
+  document["backend"] = backend;
+  nlohmann::ordered_json list = nlohmann::ordered_json::array();
+  size_t passed = 0;
+  for (const Row& row : rows) {
+    const ReshardReport& r = *row.report;
+    const ReshardOutcome& o = row.outcome;
+    passed += o.passed ? 1 : 0;
+    list.push_back({{"line", r.line},
+                    {"result", r.result},
+                    {"input", r.input},
+                    {"src", row.plan ? layoutJson(row.plan->src, row.plan->shape.size()) : nullptr},
+                    {"dst", row.plan ? layoutJson(row.plan->dst, row.plan->shape.size()) : nullptr},
+                    {"passed", o.passed},
+                    {"problem", o.passed ? nullptr : nlohmann::ordered_json(o.problem)},
+                    {"max_error", o.maxError},
+                    {"bytes", o.bytesMoved},
+                    {"time_us", o.seconds * 1e6},
+                    {"busbw_gbs", o.busBandwidthGBs()}});
+  }
+  document["reshards"] = std::move(list);
+  document["passed"] = passed;
+  document["failed"] = rows.size() - passed;
+  return dumpJson(document);
+}
+
 // Runs every row; prints progress on stderr (process 0 only) once the run
 // takes a while.
 void runRows(std::vector<Row>& rows, ExecutionBackend& backend, const RunOptions& options,
@@ -140,8 +172,8 @@ std::unique_ptr<ExecutionBackend> makeBackend(const RunOptions& options, const s
 }
 
 // Runs the planned rows on the backend and writes the table (process 0).
-int runPlanned(std::vector<Row>& rows, const RunOptions& options, const std::optional<Fault>& fault,
-               const Team& team, DiagnosticEngine& diagnostics) {
+int runPlanned(std::vector<Row>& rows, const RunOptions& options, const std::string& source,
+               const std::optional<Fault>& fault, const Team& team, DiagnosticEngine& diagnostics) {
   if (team.group != nullptr) {
     // Known to every process alike, so no process waits for another: checked
     // before any collective call.
@@ -168,8 +200,9 @@ int runPlanned(std::vector<Row>& rows, const RunOptions& options, const std::opt
   }
   // Under MPI every process holds every piece (piece_exchange.h), so all
   // reach the same verdicts; only the output can fail on process 0 alone.
-  const int written = team.leader() ? writeTextOutput(formatTable(rows, backend->description()), options.output, diagnostics)
-                                    : kExitOk;
+  const std::string report =
+      options.json ? formatJson(rows, backend->name(), source) : formatTable(rows, backend->name());
+  const int written = team.leader() ? writeTextOutput(report, options.output, diagnostics) : kExitOk;
   const int status = team.agree(written).status;
   bool allPassed = std::all_of(rows.begin(), rows.end(), [](const Row& row) { return row.outcome.passed; });
   return status != kExitOk ? status : allPassed ? kExitOk : kExitBadInput;
@@ -196,7 +229,7 @@ std::unique_ptr<ProcessGroup> startTeam(const RunOptions& options, int* status) 
 
 }  // namespace
 
-int runRun(const RunOptions& options) {
+int runRun(const RunOptions& options, Reporter& reporter) {
   int status = kExitOk;
   // Declared first, so MPI_Finalize comes after the backend is gone.
   std::unique_ptr<ProcessGroup> processes = startTeam(options, &status);
@@ -206,19 +239,19 @@ int runRun(const RunOptions& options) {
   const bool multi = processes != nullptr && (processes->size() > 1 || options.launcher == "mpi");
   const Team team{multi ? processes.get() : nullptr};
 
-  DiagnosticEngine diagnostics;
+  DiagnosticEngine diagnostics = reporter.engine();
   LoadedProgram loaded = loadProgram(options.input, diagnostics, options.program);
   std::vector<ReshardReport> reports;
   std::optional<Fault> fault;
   status = loaded.program ? prepare(loaded, options, diagnostics, reports, fault) : loaded.failure;
   const AgreedStatus prepared = team.agree(status);
   if (prepared.status != kExitOk) {
-    if (team.rank() == prepared.printer) diagnostics.flush(stderr);
+    if (team.rank() == prepared.printer) reporter.report(diagnostics);
     return prepared.status;
   }
   std::vector<Row> rows = planRows(reports, options);
-  status = runPlanned(rows, options, fault, team, diagnostics);
-  if (team.leader()) diagnostics.flush(stderr);
+  status = runPlanned(rows, options, loaded.source->name(), fault, team, diagnostics);
+  if (team.leader()) reporter.report(diagnostics);
   return status;
 }
 

@@ -66,23 +66,23 @@ std::string textReport(const ValidationOutcome& outcome) {
 
 }  // namespace
 
-int runValidate(const ValidateCommandOptions& options) {
-  DiagnosticEngine diagnostics;
+int runValidate(const ValidateCommandOptions& options, Reporter& reporter) {
+  DiagnosticEngine diagnostics = reporter.engine();
   LoadedProgram loaded = loadProgram(options.input, diagnostics, options.program);
   if (!loaded.program) {
-    diagnostics.flush(stderr);
+    reporter.report(diagnostics);
     return loaded.failure;
   }
   const InputNames names(*loaded.program);
   if (options.apply && !applyPartitionPass(*loaded.program, diagnostics, options.pass).ok) {
-    diagnostics.flush(stderr);
+    reporter.report(diagnostics);
     return kExitBadInput;
   }
   std::string error;
   std::unique_ptr<ExecutionBackend> backend = makeBackend(options, *loaded.program, &error);
   if (!backend) {
     diagnostics.error(fmt::format("the {} backend is not available: {}", options.backend, error));
-    diagnostics.flush(stderr);
+    reporter.report(diagnostics);
     return kExitUsage;
   }
   ValidateOptions validate;
@@ -97,20 +97,20 @@ int runValidate(const ValidateCommandOptions& options) {
     outcome = validateProgram(*loaded.program, *backend, validate);
   } catch (const BackendError& e) {
     diagnostics.error(fmt::format("the {} backend failed: {}", backend->name(), e.what()));
-    diagnostics.flush(stderr);
+    reporter.report(diagnostics);
     return kExitUsage;
   } catch (const std::exception& e) {  // out of memory, or a bug: say so rather than crash
     diagnostics.error(fmt::format("validate could not go on: {}", e.what()));
-    diagnostics.flush(stderr);
+    reporter.report(diagnostics);
     return kExitUsage;
   }
   reportDivergences(outcome, diagnostics);
-  diagnostics.flush(stderr);  // the divergences first, then the summary
+  reporter.report(diagnostics);  // the divergences first, then the summary
   const std::string report =
       options.json ? validationJson(outcome, *loaded.source, options.seed, std::string(backend->name()))
                    : textReport(outcome);
   if (int status = writeTextOutput(report, options.output, diagnostics); status != kExitOk) {
-    diagnostics.flush(stderr);
+    reporter.report(diagnostics);
     return status;
   }
   if (!outcome.divergences.empty()) return kExitBadInput;

@@ -1,0 +1,192 @@
+#include "report/diagnostic_formats.h"
+
+#include <fmt/format.h>
+
+#include "passes/check_report.h"
+#include "passes/lint.h"
+
+namespace reshardctl {
+
+namespace {
+
+using Json = nlohmann::ordered_json;
+
+std::string dumpLine(const Json& value) {
+  return value.dump(-1, ' ', false, Json::error_handler_t::replace) + "\n";
+}
+
+void write(std::FILE* out, const std::string& text) {
+  std::fwrite(text.data(), 1, text.size(), out);
+  std::fflush(out);
+}
+
+// The diagnostic followed by its notes, each on its own.
+template <typename Each>
+void forEachWithNotes(const std::vector<const Diagnostic*>& diagnostics, Each each) {
+  for (const Diagnostic* d : diagnostics) {
+    each(*d);
+    for (const Diagnostic& note : d->notes) each(note);
+  }
+}
+
+// Workflow command escaping (the runner's own rules): data escapes %, CR and
+// LF; property values also ':' and ','.
+std::string githubEscape(std::string_view text, bool property) {
+  std::string out;
+  for (char c : text) {
+    switch (c) {
+      case '%': out += "%25"; break;
+      case '\r': out += "%0D"; break;
+      case '\n': out += "%0A"; break;
+      case ':': out += property ? "%3A" : ":"; break;
+      case ',': out += property ? "%2C" : ","; break;
+      default: out += c;
+    }
+  }
+  return out;
+}
+
+const char* githubCommandName(Severity severity) {
+  switch (severity) {
+    case Severity::Error: return "error";
+    case Severity::Warning: return "warning";
+    case Severity::Note: return "notice";
+  }
+  return "error";
+}
+
+// SARIF's result levels happen to be our severity names.
+Json sarifMessage(const std::string& text) { return {{"text", text}}; }
+
+Json sarifLocation(const SourceFile& source, const DiagnosticPlace& place) {
+  return {{"physicalLocation",
+           {{"artifactLocation", {{"uri", sarifUri(source.name())}}},
+            {"region", {{"startLine", place.line}, {"startColumn", place.column}, {"endColumn", place.endColumn}}}}}};
+}
+
+struct Rule {
+  std::string id;
+  std::string summary;
+  Severity level;
+};
+
+// Every code a diagnostic can carry: the kinds of error, the named warnings
+// of lint.h and apply --check's finding.
+std::vector<Rule> rules() {
+  std::vector<Rule> all = {
+      {"syntax-error", "the dump does not follow the PIR text format", Severity::Error},
+      {"invalid-program", "the program breaks a rule of the IR or of the distribution model", Severity::Error},
+      {"too-many-errors", "more errors than --max-errors; the rest were not reported", Severity::Error},
+      {"tool-error", "a problem that is not about a place in the input (I/O, usage)", Severity::Error},
+  };
+  for (const LintWarning& warning : lintWarnings()) all.push_back({warning.name, warning.summary, Severity::Warning});
+  all.push_back({kReshardNeeded, kReshardNeededSummary, Severity::Warning});
+  return all;
+}
+
+}  // namespace
+
+bool parseDiagnosticFormat(std::string_view name, DiagnosticFormat* format) {
+  if (name == "text") *format = DiagnosticFormat::Text;
+  else if (name == "json") *format = DiagnosticFormat::Json;
+  else if (name == "github") *format = DiagnosticFormat::GitHub;
+  else if (name == "sarif") *format = DiagnosticFormat::Sarif;
+  else return false;
+  return true;
+}
+
+Json diagnosticJson(const SourceFile* source, const Diagnostic& d) {
+  DiagnosticPlace place;
+  const bool located = placeOf(source, d, &place);
+  return {{"file", source ? Json(source->name()) : Json(nullptr)},
+          {"line", located ? Json(place.line) : Json(nullptr)},
+          {"col", located ? Json(place.column) : Json(nullptr)},
+          {"end_col", located ? Json(place.endColumn) : Json(nullptr)},
+          {"severity", severityName(d.severity)},
+          {"code", d.code},
+          {"message", d.message}};
+}
+
+void JsonLinesConsumer::consume(const SourceFile* source, const std::vector<const Diagnostic*>& diagnostics) {
+  std::string text;
+  forEachWithNotes(diagnostics, [&](const Diagnostic& d) { text += dumpLine(diagnosticJson(source, d)); });
+  write(out_, text);
+}
+
+std::string githubCommand(const SourceFile* source, const Diagnostic& d) {
+  std::string properties;
+  DiagnosticPlace place;
+  if (placeOf(source, d, &place))
+    properties = fmt::format("file={},line={},col={},endColumn={},", githubEscape(source->name(), true), place.line,
+                             place.column, place.endColumn);
+  if (!d.code.empty()) properties += "title=" + githubEscape(d.code, true);
+  if (!properties.empty() && properties.back() == ',') properties.pop_back();
+  return fmt::format("::{}{}{}::{}\n", githubCommandName(d.severity), properties.empty() ? "" : " ", properties,
+                     githubEscape(d.message, false));
+}
+
+void GitHubConsumer::consume(const SourceFile* source, const std::vector<const Diagnostic*>& diagnostics) {
+  std::string text;
+  forEachWithNotes(diagnostics, [&](const Diagnostic& d) { text += githubCommand(source, d); });
+  write(out_, text);
+}
+
+SarifConsumer::SarifConsumer(std::string toolVersion) : toolVersion_(std::move(toolVersion)) {}
+
+void SarifConsumer::consume(const SourceFile* source, const std::vector<const Diagnostic*>& diagnostics) {
+  for (const Diagnostic* d : diagnostics) {
+    DiagnosticPlace place;
+    if (!placeOf(source, *d, &place)) {
+      notifications_.push_back({{"level", severityName(d->severity)}, {"message", sarifMessage(d->message)}});
+      continue;
+    }
+    Json result = {{"ruleId", d->code.empty() ? "invalid-program" : d->code},
+                   {"level", severityName(d->severity)},
+                   {"message", sarifMessage(d->message)},
+                   {"locations", Json::array({sarifLocation(*source, place)})}};
+    Json related = Json::array();
+    for (const Diagnostic& note : d->notes) {
+      DiagnosticPlace notePlace;
+      if (!placeOf(source, note, &notePlace)) continue;
+      Json location = sarifLocation(*source, notePlace);
+      location["id"] = related.size();
+      location["message"] = sarifMessage(note.message);
+      related.push_back(std::move(location));
+    }
+    if (!related.empty()) result["relatedLocations"] = std::move(related);
+    results_.push_back(std::move(result));
+  }
+}
+
+Json SarifConsumer::document() const {
+  Json ruleList = Json::array();
+  for (const Rule& rule : rules())
+    ruleList.push_back({{"id", rule.id},
+                        {"shortDescription", sarifMessage(rule.summary)},
+                        {"defaultConfiguration", {{"level", severityName(rule.level)}}}});
+  bool successful = true;
+  for (const Json& notification : notifications_) successful &= notification["level"] != "error";
+  Json run = {
+      {"tool", {{"driver", {{"name", "reshardctl"}, {"version", toolVersion_}, {"rules", std::move(ruleList)}}}}},
+      {"invocations", Json::array({{{"executionSuccessful", successful},
+                                    {"toolExecutionNotifications", notifications_}}})},
+      {"columnKind", "unicodeCodePoints"},
+      {"results", results_}};
+  return {{"$schema", "https://json.schemastore.org/sarif-2.1.0.json"},
+          {"version", "2.1.0"},
+          {"runs", Json::array({std::move(run)})}};
+}
+
+std::string sarifUri(std::string_view path) {
+  // RFC 3986 unreserved characters and '/' pass; everything else is %XX.
+  std::string uri = path.size() > 0 && path[0] == '/' ? "file://" : "";
+  for (char c : path) {
+    const auto byte = static_cast<unsigned char>(c);
+    const bool plain = (byte >= 'a' && byte <= 'z') || (byte >= 'A' && byte <= 'Z') || (byte >= '0' && byte <= '9') ||
+                       c == '-' || c == '.' || c == '_' || c == '~' || c == '/';
+    uri += plain ? std::string(1, c) : fmt::format("%{:02X}", byte);
+  }
+  return uri;
+}
+
+}  // namespace reshardctl

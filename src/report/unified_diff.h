@@ -1,0 +1,36 @@
+// A line diff of two texts in the unified format of `diff -u`, which
+// `patch` and `git apply` apply: what `apply --diff` and `diff -u` print.
+// (passes/program_diff.h compares programs by structure instead.)
+//
+// Lines are matched by Myers' O(ND) algorithm where the texts differ little,
+// and otherwise split first at lines that occur once in each text (the
+// patience heuristic) with Myers between them. The work is bounded by a
+// budget proportional to the input: past it, a region between matched lines
+// is shown as removed and added whole. The result is always a correct diff;
+// it is the shortest one whenever the budget allows.
+#pragma once
+
+#include <cstddef>
+#include <cstdint>
+#include <string>
+#include <string_view>
+#include <utility>
+#include <vector>
+
+namespace reshardctl {
+
+struct UnifiedDiffOptions {
+  size_t context = 3;  // unchanged lines around each change
+  bool color = false;  // ANSI colours for a terminal
+};
+
+// The diff turning `before` into `after` under the headers
+// `--- beforeLabel` and `+++ afterLabel`; empty when the texts are equal.
+std::string unifiedDiff(std::string_view before, std::string_view after, const std::string& beforeLabel,
+                        const std::string& afterLabel, const UnifiedDiffOptions& options = {});
+
+// The lines kept from `a` to `b`, given as ids (equal lines, equal ids):
+// pairs (index in a, index in b), increasing in both.
+std::vector<std::pair<size_t, size_t>> matchLines(const std::vector<uint32_t>& a, const std::vector<uint32_t>& b);
+
+}  // namespace reshardctl

@@ -1,0 +1,174 @@
+#include "tool/reporting.h"
+
+#include <unistd.h>
+
+#include <cstdlib>
+#include <cstring>
+
+#include <fmt/format.h>
+
+#include "passes/lint.h"
+#include "report/json_export.h"
+#include "tool/build_info.h"
+#include "tool/cli_support.h"
+#include "tool/suggest.h"
+
+namespace reshardctl {
+
+namespace {
+
+using State = DiagnosticPolicy::State;
+
+std::vector<std::string> warningNames() {
+  std::vector<std::string> names;
+  for (const LintWarning& warning : lintWarnings()) names.emplace_back(warning.name);
+  return names;
+}
+
+// One -W value ("no-uneven-shards", "error=dense-operand", "error", "all")
+// as a policy rule; false with a message for an unknown warning.
+bool warningRule(const std::string& flag, std::pair<std::string, State>* rule, std::string* error) {
+  std::string name = flag;
+  std::string prefix;  // what came before the name, for the suggestion
+  State state = State::On;
+  if (flag == "error" || flag == "all") {
+    *rule = {"", flag == "error" ? State::Error : State::On};
+    return true;
+  }
+  if (name.rfind("error=", 0) == 0) {
+    prefix = "error=";
+    state = State::Error;
+  } else if (name.rfind("no-error=", 0) == 0) {
+    prefix = "no-error=";  // stays a warning
+  } else if (name.rfind("no-", 0) == 0) {
+    prefix = "no-";
+    state = State::Off;
+  }
+  name = name.substr(prefix.size());
+  const std::vector<std::string> known = warningNames();
+  if (std::find(known.begin(), known.end(), name) == known.end()) {
+    const std::string closest = closestWord(name, known);
+    *error = closest.empty() ? fmt::format("unknown warning '-W{}'; the warnings are: {}", flag, fmt::join(known, ", "))
+                             : fmt::format("unknown warning '-W{}'; did you mean '-W{}{}'?", flag, prefix, closest);
+    return false;
+  }
+  *rule = {name, state};
+  return true;
+}
+
+}  // namespace
+
+void addReportingFlags(CLI::App& command, ReportingOptions& options) {
+  command.add_option("--error-format", options.errorFormat,
+                     "How diagnostics are written to standard error: text, json (one object per line), "
+                     "github (workflow commands that annotate a pull request) or sarif (one SARIF 2.1.0 log)")
+      ->check(CLI::IsMember({"text", "json", "github", "sarif"}))
+      ->default_str("text")
+      ->group("Diagnostics");
+  command.add_option("--color", options.color,
+                     "Colour diagnostics and diffs: auto (on a terminal, unless NO_COLOR is set), always or never")
+      ->check(CLI::IsMember({"auto", "always", "never"}))
+      ->default_str("auto")
+      ->group("Diagnostics");
+  command.add_option("--max-errors", options.maxErrors, "Stop after this many errors per input (0: no limit)")
+      ->check(unsignedInteger())
+      ->default_str("20")
+      ->group("Diagnostics");
+}
+
+void addWarningFlags(CLI::App& command, ReportingOptions& options) {
+  std::vector<std::string> names = warningNames();
+  command.add_option("-W", options.warningFlags,
+                     fmt::format("-W<name> turns a warning on, -Wno-<name> off, -Werror=<name> makes it an error, "
+                                 "-Werror makes every warning one. Names: {}",
+                                 fmt::join(names, ", ")))
+      ->allow_extra_args(false)
+      ->type_name("NAME")
+      ->group("Diagnostics");
+  command.add_flag("--werror", options.werror, "Every warning is an error (exit 1): the same as -Werror")
+      ->group("Diagnostics");
+}
+
+bool useColor(const std::string& mode, std::FILE* stream) {
+  if (mode == "always") return true;
+  if (mode == "never") return false;
+  const char* noColor = std::getenv("NO_COLOR");
+  if (noColor != nullptr && *noColor != '\0') return false;
+  const char* term = std::getenv("TERM");
+  if (term != nullptr && std::strcmp(term, "dumb") == 0) return false;
+  return isatty(fileno(stream)) != 0;
+}
+
+std::unique_ptr<Reporter> Reporter::create(const ReportingOptions& options, std::string* error) {
+  std::unique_ptr<Reporter> reporter(new Reporter());
+  if (!parseDiagnosticFormat(options.errorFormat, &reporter->format_)) {
+    *error = fmt::format("unknown --error-format '{}'", options.errorFormat);
+    return nullptr;
+  }
+  reporter->policy_.maxErrors = options.maxErrors;
+  for (const std::string& flag : options.warningFlags) {
+    std::pair<std::string, State> rule;
+    if (!warningRule(flag, &rule, error)) return nullptr;
+    reporter->policy_.warningRules.push_back(rule);
+  }
+  if (options.werror) reporter->policy_.warningRules.insert(reporter->policy_.warningRules.begin(), {"", State::Error});
+  reporter->colorStdout_ = useColor(options.color, stdout);
+  switch (reporter->format_) {
+    case DiagnosticFormat::Text:
+      reporter->consumer_ = std::make_unique<TextDiagnosticConsumer>(
+          stderr, TextStyle{useColor(options.color, stderr), true});
+      break;
+    case DiagnosticFormat::Json: reporter->consumer_ = std::make_unique<JsonLinesConsumer>(stderr); break;
+    case DiagnosticFormat::GitHub: reporter->consumer_ = std::make_unique<GitHubConsumer>(stderr); break;
+    case DiagnosticFormat::Sarif: {
+      auto sarif = std::make_unique<SarifConsumer>(kReshardctlVersion);
+      reporter->sarif_ = sarif.get();
+      reporter->consumer_ = std::move(sarif);
+      break;
+    }
+  }
+  return reporter;
+}
+
+void Reporter::report(DiagnosticEngine& diagnostics, bool showWarnings) {
+  diagnostics.flush(*consumer_, showWarnings);
+}
+
+void Reporter::reportFindings(const SourceFile* source, const std::vector<Diagnostic>& findings,
+                              std::FILE* textOut) {
+  std::vector<const Diagnostic*> list;
+  for (const Diagnostic& finding : findings) list.push_back(&finding);
+  if (format_ == DiagnosticFormat::Text) {
+    TextDiagnosticConsumer lines(textOut, TextStyle{colorStdout_ && textOut == stdout, false});
+    lines.consume(source, list);
+    return;
+  }
+  consumer_->consume(source, list);
+}
+
+void Reporter::toolError(const std::string& message) {
+  DiagnosticEngine diagnostics = engine();
+  diagnostics.error(message);
+  report(diagnostics);
+}
+
+void Reporter::toolWarning(const std::string& message) {
+  Diagnostic warning{Severity::Warning, Diagnostic::kNoLocation, 0, message, {}, "tool-error", false};
+  consumer_->consume(nullptr, {&warning});
+}
+
+void Reporter::summary(std::FILE* stream, const std::string& line) {
+  const bool structured = format_ == DiagnosticFormat::Json || format_ == DiagnosticFormat::Sarif;
+  if (structured && stream == stderr) return;
+  std::fputs((line + "\n").c_str(), stream);
+  std::fflush(stream);
+}
+
+void Reporter::finish() {
+  if (!sarif_) return;
+  const std::string text = dumpJson(sarif_->document());
+  std::fwrite(text.data(), 1, text.size(), stderr);
+  std::fflush(stderr);
+}
+
+}  // namespace reshardctl

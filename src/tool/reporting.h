@@ -1,0 +1,72 @@
+// How a run reports: the flags every subcommand shares about diagnostics
+// (--error-format, --color, --max-errors; verify's -W flags) and the
+// Reporter built from them, which every command's diagnostics go through:
+// one DiagnosticPolicy for the engines, one consumer (text, JSON lines,
+// GitHub or SARIF) on standard error, and colour only where asked for.
+#pragma once
+
+#include <cstdio>
+#include <memory>
+#include <string>
+#include <vector>
+
+#include <CLI/CLI.hpp>
+
+#include "ir/diagnostics.h"
+#include "report/diagnostic_formats.h"
+
+namespace reshardctl {
+
+struct ReportingOptions {
+  std::string errorFormat = "text";  // text | json | github | sarif
+  std::string color = "auto";        // auto | always | never
+  size_t maxErrors = 20;
+  std::vector<std::string> warningFlags;  // -W values in order: "no-NAME", "error=NAME", "error", "NAME"
+  bool werror = false;                    // --werror, the same as -Werror
+};
+
+// --error-format, --color and --max-errors.
+void addReportingFlags(CLI::App& command, ReportingOptions& options);
+// -W<name>, -Wno-<name>, -Werror[=<name>], --werror (verify's lint warnings).
+void addWarningFlags(CLI::App& command, ReportingOptions& options);
+
+// Whether to colour what goes to `stream` under --color=`mode`: always,
+// never, or (auto) when it is a terminal, TERM is not "dumb" and NO_COLOR is
+// unset or empty (no-color.org; an explicit --color=always wins over it).
+bool useColor(const std::string& mode, std::FILE* stream);
+
+class Reporter {
+ public:
+  // Null and a message (naming the closest warning for a misspelt -W name)
+  // when the options are bad.
+  static std::unique_ptr<Reporter> create(const ReportingOptions& options, std::string* error);
+
+  // An engine applying the -W flags and --max-errors.
+  DiagnosticEngine engine(const SourceFile* source = nullptr) const { return DiagnosticEngine(source, &policy_); }
+  // Hands the engine's diagnostics to the chosen format, on standard error.
+  void report(DiagnosticEngine& diagnostics, bool showWarnings = true);
+  // Findings that are a command's result (apply --check): in the text format
+  // they go to `textOut` as one line each; otherwise they join the rest.
+  void reportFindings(const SourceFile* source, const std::vector<Diagnostic>& findings, std::FILE* textOut);
+  void toolError(const std::string& message);
+  void toolWarning(const std::string& message);
+  // A per-file or closing summary line; dropped in the JSON and SARIF
+  // formats when it would land in their stream (standard error).
+  void summary(std::FILE* stream, const std::string& line);
+
+  DiagnosticFormat format() const { return format_; }
+  bool colorStdout() const { return colorStdout_; }
+  // Writes what is written only at the end: the SARIF log.
+  void finish();
+
+ private:
+  Reporter() = default;
+
+  DiagnosticPolicy policy_;
+  DiagnosticFormat format_ = DiagnosticFormat::Text;
+  bool colorStdout_ = false;
+  std::unique_ptr<DiagnosticConsumer> consumer_;  // on stderr
+  SarifConsumer* sarif_ = nullptr;                // consumer_, when the format is SARIF
+};
+
+}  // namespace reshardctl

@@ -1,0 +1,68 @@
+#!/usr/bin/env bash
+# The installed tree, the .deb and the pre-commit hooks, one case per ctest
+# (tests/ci_tests.cmake):
+#   install_check.sh BUILD_DIR SOURCE_DIR CASE
+set -u
+build=$1 root=$2 case=$3
+work=$(mktemp -d) && trap 'rm -rf "$work"' EXIT
+source "$root/tests/golden_lib.sh"
+files=(bin/reshardctl share/man/man1/reshardctl.1 share/bash-completion/completions/reshardctl
+       share/zsh/site-functions/_reshardctl share/zsh/vendor-completions/_reshardctl)
+
+case $case in
+  tree)  # cmake --install puts every file in place, and they work
+    cmake --install "$build" --prefix "$work/p" >/dev/null || fail "cmake --install failed"
+    for f in "${files[@]}"; do [ -s "$work/p/$f" ] || fail "missing $f"; done
+    "$work/p/bin/reshardctl" --version | grep -q '^reshardctl ' || fail "the installed binary does not run"
+    ;;
+  man)  # one page, every subcommand and every flag its --help lists; groff reads it cleanly
+    page=$build/docs/reshardctl.1 tool=$build/reshardctl
+    for sub in apply print verify diff plan run; do
+      grep -q "^\.SS $sub\$" "$page" || fail "the man page has no section for $sub"
+      for flag in $("$tool" "$sub" --help | grep -E '^ +-' | awk '{print $1}' | tr ',' '\n' | sort -u); do
+        grep -qF -- "\\fB$(sed 's/-/\\-/g' <<<"$flag")\\fR" "$page" || fail "the man page lacks $sub's $flag"
+      done
+    done
+    if command -v groff >/dev/null; then
+      groff -man -ww -z "$page" 2>"$work/groff" && [ ! -s "$work/groff" ] || { cat "$work/groff"; fail "groff warns"; }
+    fi
+    ;;
+  bash-completion)  # the script completes subcommands, flags and flag values
+    complete_words() {  # complete_words WORD...: COMPREPLY for the last word
+      bash -c 'source "$0"; COMP_WORDS=("${@}"); COMP_CWORD=$((${#COMP_WORDS[@]} - 1)); _reshardctl
+               printf "%s\n" "${COMPREPLY[@]}"' "$build/docs/reshardctl.bash" "$@"
+    }
+    [ "$(complete_words reshardctl ap)" = apply ] || fail "no subcommand completion"
+    complete_words reshardctl verify --err | grep -qx -- --error-format || fail "no flag completion"
+    [ "$(complete_words reshardctl verify --error-format "" | tr '\n' ' ')" = "text json github sarif " ] ||
+      fail "no value completion"
+    (cd "$root" && complete_words reshardctl apply samples/seed_mlp_b) | grep -qx samples/seed_mlp_before.ir ||
+      fail "no file completion"
+    if command -v zsh >/dev/null; then zsh -n "$build/docs/_reshardctl" || fail "zsh rejects _reshardctl"; fi
+    ;;
+  deb)  # cpack -G DEB builds a package holding the same tree under /usr
+    deb=$("$root/scripts/package-deb.sh" "$build" "$work/out") || fail "package-deb.sh failed"
+    dpkg-deb -c "$deb" >"$work/contents" || fail "dpkg-deb cannot read $deb"
+    for f in "${files[@]}"; do grep -q "\./usr/$f\$" "$work/contents" || fail "the .deb lacks /usr/$f"; done
+    dpkg-deb -f "$deb" Depends | grep -q libc6 || fail "the .deb names no dependencies"
+    ;;
+  pre-commit-hooks)  # each hook's entry, run as pre-commit would on the files it matches
+    mkdir "$work/bin" && ln -s "$build/reshardctl" "$work/bin/reshardctl"
+    python3 - "$root/.pre-commit-hooks.yaml" "$work/bin" "$root" <<'PY' || fail "a hook misbehaves"
+import os, re, shlex, subprocess, sys, yaml
+hooks = {hook["id"]: hook for hook in yaml.safe_load(open(sys.argv[1]))}
+env = dict(os.environ, PATH=sys.argv[2] + os.pathsep + os.environ["PATH"])
+def run(hook_id, files):
+    hook = hooks[hook_id]
+    assert hook["language"] == "system" and all(re.search(hook["files"], f) for f in files)
+    return subprocess.run(shlex.split(hook["entry"]) + files, cwd=sys.argv[3], env=env, capture_output=True).returncode
+assert set(hooks) == {"reshardctl-check", "reshardctl-verify"}, hooks.keys()
+assert run("reshardctl-check", ["samples/seed_mlp_after.ir", "tests/golden/pass/cross_mesh.expected.ir"]) == 0
+assert run("reshardctl-check", ["samples/seed_mlp_after.ir", "samples/seed_mlp_before.ir"]) == 1
+assert run("reshardctl-verify", ["samples/seed_mlp_before.ir", "samples/tp_mlp_2x2_before.ir"]) == 0
+assert run("reshardctl-verify", ["samples/seed_mlp_before.ir", "tests/golden/errors/bad-truncated.ir"]) == 1
+PY
+    ;;
+  *) fail "unknown case $case" ;;
+esac
+echo ok
