@@ -91,6 +91,12 @@ Diagnostic& DiagnosticEngine::error(std::string message) {
   return error(Diagnostic::kNoLocation, 0, std::move(message));
 }
 
+void DiagnosticEngine::clear() {
+  diagnostics_.clear();
+  errors_ = 0;
+  warnings_ = 0;
+}
+
 std::string DiagnosticEngine::render(bool showWarnings) const {
   std::vector<const Diagnostic*> order;
   for (const Diagnostic& d : diagnostics_)

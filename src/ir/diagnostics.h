@@ -50,6 +50,10 @@ class DiagnosticEngine {
   size_t warningCount() const { return warnings_; }
   const std::vector<Diagnostic>& diagnostics() const { return diagnostics_; }
 
+  // Forgets everything reported so far (e.g. errors about text that turned
+  // out not to be the input's).
+  void clear();
+
   // Stable-sorts by location (MLIR reports leftovers this way) and prints.
   void flush(std::FILE* out, bool showWarnings = true);
   std::string render(bool showWarnings = true) const;

@@ -212,8 +212,10 @@ Value* use(ParseState& st, std::string_view name, Span where, bool* resolved) {
 
 // Names used before any definition: now that every definition is known, a
 // name defined later is "used before its definition", the rest undefined.
+// They count towards the cap on errors like any other.
 void reportUnresolved(ParseState& st) {
   for (const UnresolvedUse& use : st.unresolved) {
+    if (st.diagnostics.errorCount() >= kMaxErrors) return;
     Binding* later = findBinding(st, use.name);
     if (later && later->offset > use.where.offset) {
       Diagnostic& d = st.diagnostics.error(
