@@ -8,7 +8,8 @@
 // scores more when its attributes and types agree, and more again when the
 // ops it reads from are alike all the way up (a hash over the op's input
 // cone). So an inserted op shows as added, and the op whose operand it feeds
-// shows as changed rather than removed and re-added.
+// shows as changed rather than removed and re-added. Blocks too large for
+// that table are aligned in near-linear time (DiffOptions::maxAlignmentCells).
 #pragma once
 
 #include <cstddef>
@@ -22,8 +23,11 @@ namespace reshardctl {
 
 struct DiffOptions {
   std::vector<std::string> ignoredAttributes;  // keys left out of every comparison
-  // Above this many DP cells (per block, after trimming equal ends) the
-  // alignment falls back to a greedy one, so memory and time stay linear.
+  // Up to this many table cells (per block, after trimming equal ends) the
+  // alignment is the exact weighted one. Larger blocks are aligned by Myers'
+  // O(ND) algorithm on the ops' own text (sequence_alignment.h), the gaps it
+  // leaves by the table when they fit, else greedily: time near-linear when
+  // few ops differ, never quadratic.
   size_t maxAlignmentCells = size_t{1} << 22;
 };
 

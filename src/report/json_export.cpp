@@ -30,28 +30,16 @@ class Exporter {
  public:
   Exporter(const Program& program, const SourceFile* source) : names_(program), source_(source) {}
 
+  json arguments(const Block& block) const {
+    json list = json::array();
+    for (const Value* argument : block.arguments()) list.push_back(value(argument));
+    return list;
+  }
+
   json block(const Block& block) {
-    json arguments = json::array();
-    for (const Value* argument : block.arguments()) arguments.push_back(value(argument));
     json ops = json::array();
     for (const Operation* op : block) ops.push_back(operation(*op));
-    return {{"arguments", std::move(arguments)}, {"ops", std::move(ops)}};
-  }
-
- private:
-  // A value as it is printed, with its type and, when distributed, how.
-  json value(const Value* v) const {
-    if (!v) return {{"name", nullptr}, {"type", nullptr}, {"dist", nullptr}};
-    return {{"name", names_.name(v)},
-            {"type", v->type ? json(v->type->text) : json(nullptr)},
-            {"dist", v->dist ? tensorDistToJson(*v->dist) : json(nullptr)}};
-  }
-
-  json line(const Operation& op) const {
-    // Ops made by a pass have no place in the source (location 0 is the
-    // program's opening brace, never an op).
-    if (!source_ || op.location() == 0 || op.location() >= source_->text().size()) return nullptr;
-    return source_->lineCol(op.location()).line;
+    return {{"arguments", arguments(block)}, {"ops", std::move(ops)}};
   }
 
   json operation(const Operation& op) {
@@ -71,6 +59,22 @@ class Exporter {
             {"attributes", std::move(attributes)},
             {"dist_attr", op.distAttr() ? opDistToJson(*op.distAttr()) : json(nullptr)},
             {"regions", std::move(regions)}};
+  }
+
+ private:
+  // A value as it is printed, with its type and, when distributed, how.
+  json value(const Value* v) const {
+    if (!v) return {{"name", nullptr}, {"type", nullptr}, {"dist", nullptr}};
+    return {{"name", names_.name(v)},
+            {"type", v->type ? json(v->type->text) : json(nullptr)},
+            {"dist", v->dist ? tensorDistToJson(*v->dist) : json(nullptr)}};
+  }
+
+  json line(const Operation& op) const {
+    // Ops made by a pass have no place in the source (location 0 is the
+    // program's opening brace, never an op).
+    if (!source_ || op.location() == 0 || op.location() >= source_->text().size()) return nullptr;
+    return source_->lineCol(op.location()).line;
   }
 
   ValueNames names_;
@@ -103,22 +107,71 @@ json opDistToJson(const OpDistAttr& attr) {
           {"chunk_id", attr.chunkId ? json(*attr.chunkId) : json(nullptr)}};
 }
 
-json programToJson(const Program& program, const SourceFile* source) {
-  Exporter exporter(program, source);
-  json body = exporter.block(*program.body());
+namespace {
+
+// The document's fields before "ops".
+json header(const Program& program, const SourceFile* source, Exporter& exporter) {
   return {{"format", "reshardctl-program"},
           {"version", kFormatVersion},
           {"source", source ? json(source->name()) : json(nullptr)},
-          {"arguments", std::move(body["arguments"])},
-          {"ops", std::move(body["ops"])}};
+          {"arguments", exporter.arguments(*program.body())}};
 }
 
-}  // namespace reshardctl
+constexpr int kIndent = 2;
 
-namespace reshardctl {
+std::string dumpIndented(const json& value) {
+  return value.dump(kIndent, ' ', false, json::error_handler_t::replace);
+}
 
-std::string dumpJson(const nlohmann::ordered_json& value) {
-  return value.dump(2, ' ', false, nlohmann::ordered_json::error_handler_t::replace) + "\n";
+// `value` dumped as it appears `depth` levels deep in an indented document:
+// nlohmann indents nested lines relative to the value's own start.
+void appendAtDepth(std::string& out, const json& value, size_t depth) {
+  const std::string text = dumpIndented(value);
+  const std::string margin(depth * kIndent, ' ');
+  size_t start = 0;
+  for (size_t newline; (newline = text.find('\n', start)) != std::string::npos; start = newline + 1) {
+    out.append(text, start, newline + 1 - start);
+    out += margin;
+  }
+  out.append(text, start, std::string::npos);
+}
+
+}  // namespace
+
+json programToJson(const Program& program, const SourceFile* source) {
+  Exporter exporter(program, source);
+  json document = header(program, source, exporter);
+  json ops = json::array();
+  for (const Operation* op : *program.body()) ops.push_back(exporter.operation(*op));
+  document["ops"] = std::move(ops);
+  return document;
+}
+
+std::string dumpJson(const nlohmann::ordered_json& value) { return dumpIndented(value) + "\n"; }
+
+bool writeProgramJson(const Program& program, const SourceFile* source, std::FILE* out) {
+  Exporter exporter(program, source);
+  OutputBuffer sink(out);
+  // The header object without its closing brace, then "ops" by hand.
+  std::string text = dumpIndented(header(program, source, exporter));
+  text.resize(text.size() - 2);  // "\n}"
+  text += ",\n  \"ops\": ";
+  if (program.body()->empty()) {
+    text += "[]";
+  } else {
+    text += "[";
+    for (const Operation* op : *program.body()) {
+      text += op == program.body()->front() ? "\n    " : ",\n    ";
+      appendAtDepth(text, exporter.operation(*op), 2);
+      sink.append(text);
+      text.clear();
+    }
+    text += "\n  ]";
+  }
+  text += "\n}\n";
+  sink.append(text);
+  sink.flush();
+  return !sink.failed() && std::fflush(out) == 0;
 }
 
 }  // namespace reshardctl

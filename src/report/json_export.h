@@ -4,6 +4,7 @@
 // text, op_dist_attr structured, and nested blocks.
 #pragma once
 
+#include <cstdio>
 #include <string>
 
 #include <nlohmann/json.hpp>
@@ -20,6 +21,11 @@ nlohmann::ordered_json programToJson(const Program& program, const SourceFile* s
 // The export as text, indented. A dump's strings are bytes, JSON text is
 // UTF-8: invalid sequences become U+FFFD instead of failing the whole export.
 std::string dumpJson(const nlohmann::ordered_json& value);
+
+// The same text as dumpJson(programToJson(program, source)), written to
+// `out` one top-level op at a time: memory holds one op's JSON, never the
+// document. Returns false when writing failed.
+bool writeProgramJson(const Program& program, const SourceFile* source, std::FILE* out);
 
 // The structured forms, also used on their own.
 nlohmann::ordered_json meshToJson(const ProcessMesh& mesh);

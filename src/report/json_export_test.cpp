@@ -113,3 +113,33 @@ TEST_CASE("bytes that are not UTF-8 export as U+FFFD instead of throwing") {
 }
 
 }  // namespace reshardctl
+
+namespace reshardctl {
+
+namespace {
+std::string streamed(const testing::Parsed& parsed) {
+  std::FILE* file = std::tmpfile();
+  REQUIRE(file);
+  CHECK(writeProgramJson(*parsed.program, parsed.source.get(), file));
+  std::string text(static_cast<size_t>(std::ftell(file)), '\0');
+  std::rewind(file);
+  CHECK(std::fread(text.data(), 1, text.size(), file) == text.size());
+  std::fclose(file);
+  return text;
+}
+}  // namespace
+
+// `print --emit=json` streams one top-level op at a time; the text must be
+// exactly the whole document's dump (goldens in tests/golden/json).
+TEST_CASE("the streamed export is byte for byte the document's dump") {
+  for (std::string text : {std::string(kRegions), testing::readRepoFile("samples/seed_mlp_before.ir"),
+                           std::string("{\n}\n"),
+                           std::string("{\n    ^kw:%kwarg_a\n    () = \"cf.yield\" (%kwarg_a) {} : "
+                                       "(builtin.tensor<f32>) -> \n}\n")}) {
+    testing::Parsed parsed = testing::parse(text);
+    REQUIRE_MESSAGE(parsed.program, parsed.errors());
+    CHECK(streamed(parsed) == dumpJson(programToJson(*parsed.program, parsed.source.get())));
+  }
+}
+
+}  // namespace reshardctl

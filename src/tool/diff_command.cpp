@@ -1,5 +1,7 @@
 // `reshardctl diff`: load both programs → structural diff → listing.
+#include <cerrno>
 #include <cstdio>
+#include <cstring>
 
 #include "passes/program_diff.h"
 #include "tool/commands.h"
@@ -15,7 +17,7 @@ constexpr int kDiffTrouble = 2;  // diff(1): any problem is 2, bad input include
 
 int runDiff(const DiffCommandOptions& options) {
   if (options.before == "-" && options.after == "-") {
-    std::fputs("error: only one of the two programs can be standard input\n", stderr);
+    std::fputs("reshardctl: error: only one of the two programs can be standard input\n", stderr);
     return kDiffTrouble;
   }
   DiagnosticEngine beforeDiagnostics;
@@ -27,14 +29,14 @@ int runDiff(const DiffCommandOptions& options) {
   if (!before.program || !after.program) return kDiffTrouble;
 
   ProgramDiff diff = diffPrograms(*before.program, *after.program, {options.ignoredAttributes});
-  if (diff.equal()) return kDiffEqual;
+  // Equal programs list nothing, as diff(1); the summary still has its line.
   std::string text = options.stat ? formatDiffStat(diff)
                                   : formatDiff(diff, *before.source, *after.source);
   if (std::fwrite(text.data(), 1, text.size(), stdout) != text.size() || std::fflush(stdout) != 0) {
-    std::perror("error: cannot write the diff");
+    std::fprintf(stderr, "reshardctl: error: cannot write the diff: %s\n", std::strerror(errno));
     return kDiffTrouble;
   }
-  return kDiffDifferent;
+  return diff.equal() ? kDiffEqual : kDiffDifferent;
 }
 
 }  // namespace reshardctl

@@ -12,11 +12,9 @@ namespace {
 
 // JSON goes through the same atomic OutputFile as the dump.
 int writeJson(const LoadedProgram& loaded, const std::string& path, DiagnosticEngine& diagnostics) {
-  std::string text = dumpJson(programToJson(*loaded.program, loaded.source.get()));
   std::string error;
   std::optional<OutputFile> out = OutputFile::open(path, &error);
-  if (out && std::fwrite(text.data(), 1, text.size(), out->stream()) == text.size() &&
-      out->commit(&error))
+  if (out && writeProgramJson(*loaded.program, loaded.source.get(), out->stream()) && out->commit(&error))
     return kExitOk;
   diagnostics.error(error.empty() ? "cannot write '" + path + "'" : error);
   return kExitUsage;
