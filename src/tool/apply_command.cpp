@@ -35,12 +35,13 @@ void printStats(const Program& program, const PartitionResult& result, const Cos
 }
 
 // As formatters' --check: 0 when the pass would change nothing, 1 when it would.
-int reportCheck(const LoadedProgram& loaded, const PartitionResult& result, const ValueNames& names) {
+int reportCheck(const LoadedProgram& loaded, const PartitionResult& result, const ValueNames& names,
+                DiagnosticEngine& diagnostics) {
   if (result.inserted.empty()) return kExitOk;
   std::string report =
       describeInsertedReshards(result, names, *loaded.source, loaded.program->generation());
-  std::fwrite(report.data(), 1, report.size(), stdout);
-  return std::fflush(stdout) == 0 ? kExitBadInput : kExitUsage;
+  int written = writeTextOutput(report, "-", diagnostics);
+  return written == kExitOk ? kExitBadInput : written;
 }
 
 }  // namespace
@@ -60,7 +61,7 @@ int runApply(const ApplyOptions& options) {
     if (options.check) names.emplace(*loaded.program);
     PartitionResult result = applyPartitionPass(*loaded.program, diagnostics, options.pass);
     if (!result.ok) status = kExitBadInput;
-    else if (options.check) status = reportCheck(loaded, result, *names);
+    else if (options.check) status = reportCheck(loaded, result, *names, diagnostics);
     else status = writeProgram(*loaded.program, options.inPlace ? options.input : options.output,
                                diagnostics);
     if (status == kExitOk && options.stats) printStats(*loaded.program, result, options.costs);

@@ -1,7 +1,5 @@
 // `reshardctl diff`: load both programs → structural diff → listing.
-#include <cerrno>
 #include <cstdio>
-#include <cstring>
 
 #include "passes/program_diff.h"
 #include "tool/commands.h"
@@ -32,8 +30,9 @@ int runDiff(const DiffCommandOptions& options) {
   // Equal programs list nothing, as diff(1); the summary still has its line.
   std::string text = options.stat ? formatDiffStat(diff)
                                   : formatDiff(diff, *before.source, *after.source);
-  if (std::fwrite(text.data(), 1, text.size(), stdout) != text.size() || std::fflush(stdout) != 0) {
-    std::fprintf(stderr, "reshardctl: error: cannot write the diff: %s\n", std::strerror(errno));
+  DiagnosticEngine output;
+  if (writeTextOutput(text, "-", output) != kExitOk) {
+    output.flush(stderr);
     return kDiffTrouble;
   }
   return diff.equal() ? kDiffEqual : kDiffDifferent;

@@ -3,7 +3,6 @@
 
 #include "report/json_export.h"
 #include "tool/commands.h"
-#include "tool/output_file.h"
 #include "tool/program_io.h"
 
 namespace reshardctl {
@@ -12,12 +11,9 @@ namespace {
 
 // JSON goes through the same atomic OutputFile as the dump.
 int writeJson(const LoadedProgram& loaded, const std::string& path, DiagnosticEngine& diagnostics) {
-  std::string error;
-  std::optional<OutputFile> out = OutputFile::open(path, &error);
-  if (out && writeProgramJson(*loaded.program, loaded.source.get(), out->stream()) && out->commit(&error))
-    return kExitOk;
-  diagnostics.error(error.empty() ? "cannot write '" + path + "'" : error);
-  return kExitUsage;
+  return writeOutput(path, diagnostics, [&](std::FILE* out) {
+    return writeProgramJson(*loaded.program, loaded.source.get(), out);
+  });
 }
 
 }  // namespace

@@ -3,6 +3,7 @@
 #include <charconv>
 #include <cstdint>
 #include <cstdlib>
+#include <functional>
 
 #include <fmt/format.h>
 
@@ -73,32 +74,31 @@ LoadedProgram loadProgram(const std::string& path, DiagnosticEngine& diagnostics
   return loaded;
 }
 
-int writeProgram(const Program& program, const std::string& path, DiagnosticEngine& diagnostics) {
+int writeOutput(const std::string& path, DiagnosticEngine& diagnostics,
+                const std::function<bool(std::FILE*)>& render) {
   std::string error;
   std::optional<OutputFile> out = OutputFile::open(path, &error);
   if (!out) {
     diagnostics.error(error);
     return kExitUsage;
   }
-  if (!printProgram(program, out->stream()) || !out->commit(&error)) {
+  // A failed write shows in commit(), which knows the reason.
+  const bool rendered = render(out->stream());
+  if (!out->commit(&error) || !rendered) {
     diagnostics.error(error.empty() ? "cannot write '" + path + "'" : error);
     return kExitUsage;
   }
   return kExitOk;
 }
 
+int writeProgram(const Program& program, const std::string& path, DiagnosticEngine& diagnostics) {
+  return writeOutput(path, diagnostics, [&](std::FILE* out) { return printProgram(program, out); });
+}
+
 int writeTextOutput(const std::string& text, const std::string& path, DiagnosticEngine& diagnostics) {
-  std::string error;
-  std::optional<OutputFile> out = OutputFile::open(path, &error);
-  if (!out) {
-    diagnostics.error(error);
-    return kExitUsage;
-  }
-  if (std::fwrite(text.data(), 1, text.size(), out->stream()) != text.size() || !out->commit(&error)) {
-    diagnostics.error(error.empty() ? "cannot write '" + path + "'" : error);
-    return kExitUsage;
-  }
-  return kExitOk;
+  return writeOutput(path, diagnostics, [&](std::FILE* out) {
+    return std::fwrite(text.data(), 1, text.size(), out) == text.size();
+  });
 }
 
 }  // namespace reshardctl

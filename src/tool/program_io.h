@@ -2,6 +2,8 @@
 // write a program out only when the whole run succeeded.
 #pragma once
 
+#include <cstdio>
+#include <functional>
 #include <memory>
 #include <string>
 
@@ -28,6 +30,11 @@ struct LoadedProgram {
 // Reads `path` ("-" = stdin), parses and verifies. Diagnostics go to
 // `diagnostics`, whose source is set to the loaded file.
 LoadedProgram loadProgram(const std::string& path, DiagnosticEngine& diagnostics);
+
+// Writes what `render` prints to `path` ("-" = stdout) atomically; a failed
+// write (or `render` returning false) is diagnosed. Returns an exit code.
+int writeOutput(const std::string& path, DiagnosticEngine& diagnostics,
+                const std::function<bool(std::FILE*)>& render);
 
 // Writes `text` to `path` ("-" = stdout) atomically. Returns an exit code.
 int writeTextOutput(const std::string& text, const std::string& path, DiagnosticEngine& diagnostics);
