@@ -1,7 +1,11 @@
 #include "tool/cli.h"
 
+#include <charconv>
+#include <cmath>
+#include <cstdint>
 #include <cstdio>
 #include <iostream>
+#include <new>
 
 #include <CLI/CLI.hpp>
 #include <fmt/format.h>
@@ -37,8 +41,46 @@ void addPartitionFlags(CLI::App& command, PartitionOptions& options) {
                    "entry's layout; a reshard back to the old layout follows the op");
 }
 
+// A number given on the command line: finite and in [min, max] (above min when
+// `minExcluded`), else a message that says so in plain figures. CLI11's own
+// range checks accept "nan" and print DBL_MAX in full.
+CLI::Validator numberIn(double min, double max, bool minExcluded, const char* unit) {
+  std::string range = minExcluded ? fmt::format("greater than {:g} and at most {:g}", min, max)
+                                  : fmt::format("from {:g} to {:g}", min, max);
+  return CLI::Validator(
+      [=](std::string& text) -> std::string {
+        double value = 0;
+        const char* end = text.data() + text.size();
+        auto [stop, ec] = std::from_chars(text.data(), end, value);
+        bool ok = ec == std::errc() && stop == end && std::isfinite(value) &&
+                  (minExcluded ? value > min : value >= min) && value <= max;
+        return ok ? std::string() : fmt::format("'{}' is not a number {} ({})", text, range, unit);
+      },
+      fmt::format("NUMBER {}", unit));
+}
+
+// A whole number in [min, max], for counts and factors.
+CLI::Validator wholeNumberIn(int64_t min, int64_t max, const char* why) {
+  return CLI::Validator(
+      [=](std::string& text) -> std::string {
+        int64_t value = 0;
+        const char* end = text.data() + text.size();
+        auto [stop, ec] = std::from_chars(text.data(), end, value);
+        if (ec == std::errc() && stop == end && value >= min && value <= max) return {};
+        return fmt::format("'{}' is not a whole number from {} to {}{}", text, min, max, why);
+      },
+      fmt::format("INT in [{} - {}]", min, max));
+}
+
+// What the cost model accepts: any real link, nothing absurd (a typo of a
+// few digits should not silently plan for a 1e300 GB/s network).
+constexpr double kMaxBandwidthGBs = 1e6;  // 1 PB/s
+constexpr double kMaxLatencyUs = 1e9;     // 1000 s
+
 // The cost-model flags `plan` and `apply --stats` share; the per-mesh-dim
-// lists are applied after parsing (finishCostModel).
+// lists are applied after parsing (finishCostModel). Each list flag takes
+// exactly one argument, split at commas, so `--bandwidth 370,25 FILE` leaves
+// FILE to be the input.
 struct CostFlags {
   std::vector<double> bandwidths;
   std::vector<double> latencies;
@@ -46,25 +88,29 @@ struct CostFlags {
 
 void addCostModelFlags(CLI::App& command, CostModel& costs, CostFlags& flags) {
   const CostModel defaults;
+  const CLI::Validator bandwidth = numberIn(0, kMaxBandwidthGBs, true, "GB/s");
+  const CLI::Validator latency = numberIn(0, kMaxLatencyUs, false, "us");
   command.add_option("--bandwidth", flags.bandwidths,
                      "Bus bandwidth per mesh dim in GB/s, comma-separated; the last applies to higher dims")
+      ->allow_extra_args(false)  // one argument per flag; commas split it
       ->delimiter(',')
-      ->check(CLI::PositiveNumber)
+      ->check(bandwidth)
       ->default_str(fmt::format("{:g}", defaults.link.bandwidthGBs));
   command.add_option("--latency", flags.latencies,
                      "Latency per ring hop per mesh dim in us, comma-separated; the last applies to higher dims")
+      ->allow_extra_args(false)  // one argument per flag; commas split it
       ->delimiter(',')
-      ->check(CLI::NonNegativeNumber)
+      ->check(latency)
       ->default_str(fmt::format("{:g}", defaults.link.latencyUs));
   command.add_option("--cross-bandwidth", costs.crossMesh.bandwidthGBs,
                      "Bandwidth of moves between meshes in GB/s")
-      ->check(CLI::PositiveNumber)
+      ->check(bandwidth)
       ->capture_default_str();
   command.add_option("--cross-latency", costs.crossMesh.latencyUs, "Latency of moves between meshes in us")
-      ->check(CLI::NonNegativeNumber)
+      ->check(latency)
       ->capture_default_str();
   command.add_option("--launch-latency", costs.launchUs, "Fixed cost of every collective in us")
-      ->check(CLI::NonNegativeNumber)
+      ->check(latency)
       ->capture_default_str();
 }
 
@@ -153,11 +199,11 @@ int runCli(int argc, char** argv) {
       ->capture_default_str();
   runCommand->add_option("--seed", run.seed, "Seed of the random test tensors")->capture_default_str();
   runCommand->add_option("--scale", run.scale, "Multiply every value's largest dim by this")
-      ->check(CLI::PositiveNumber)
+      ->check(wholeNumberIn(1, kMaxRunScale, " (a larger factor makes every tensor too large for the host)"))
       ->capture_default_str();
   runCommand->add_option("--iters", run.iterations, "Runs per reshard; with more than one, the first "
                                                     "warms up and the time is the mean of the rest")
-      ->check(CLI::PositiveNumber)
+      ->check(wholeNumberIn(1, kMaxRunIterations, ""))
       ->capture_default_str();
   runCommand->add_flag("--apply", run.apply, "Run the partition pass first and run every reshard after it");
   runCommand->add_option("--launcher", run.launcher,
@@ -187,12 +233,25 @@ int runCli(int argc, char** argv) {
   finishCostModel(apply.costs, applyCosts);
   finishCostModel(plan.costs, planCosts);
   finishCostModel(run.costs, runCosts);
-  if (applyCommand->parsed()) return runApply(apply);
-  if (planCommand->parsed()) return runPlan(plan);
-  if (printCommand->parsed()) return runPrint(print);
-  if (verifyCommand->parsed()) return runVerify(verify);
-  if (runCommand->parsed()) return runRun(run);
-  if (diffCommand->parsed()) return runDiff(diff);
+  // The one place a command's running out of memory (or any exception that
+  // escaped it) is reported: unwinding has removed any temporary output, so
+  // an earlier output file is as it was.
+  try {
+    if (applyCommand->parsed()) return runApply(apply);
+    if (planCommand->parsed()) return runPlan(plan);
+    if (printCommand->parsed()) return runPrint(print);
+    if (verifyCommand->parsed()) return runVerify(verify);
+    if (runCommand->parsed()) return runRun(run);
+    if (diffCommand->parsed()) return runDiff(diff);
+  } catch (const std::bad_alloc&) {
+    std::fputs("reshardctl: error: out of memory: this run needs more memory than the system "
+               "(or `ulimit -v`) allows\n", stderr);
+    return kExitUsage;
+  } catch (const std::exception& e) {
+    std::fprintf(stderr, "reshardctl: error: internal error: %s\n", e.what());
+    return kExitUsage;
+  }
+  std::fputs("reshardctl: error: no subcommand was run\n", stderr);
   return kExitUsage;
 }
 
