@@ -47,13 +47,13 @@ generate() {  # generate OPS FILE
 
 # The same program in MLIR's generic syntax, for mlir-opt: each op keeps its
 # name, operands and results; each attribute becomes a string attribute with
-# the dump's text; types become builtin tensors; null operands are left out.
+# the dump's text; types become builtin tensors; null operands are left out;
+# Paddle's builtin.* ops are renamed pd_builtin.* (MLIR's builtin dialect is closed).
 generate_mlir() {  # generate_mlir IN.ir OUT.mlir
   perl -ne '
-    BEGIN { print "func.func \@main() {\n" }
-    END { print "  return\n}\n" }
     next unless /^    \((.*?)\) = "([^"]+)" \((.*?)\) (\{.*\}) : \((.*?)\) -> (.*)$/;
     my ($res, $name, $opnds, $attrs, $otypes, $rtypes) = ($1, $2, $3, $4, $5, $6);
+    $name =~ s/^builtin\./pd_builtin./;  # MLIR'"'"'s builtin dialect takes no unknown ops
     sub ty { my $t = shift; return "none" if $t =~ /NULL/; $t =~ /<([^,>]*)/; my $s = $1; $s =~ s/^([a-z0-9]+)$/$1/; return "tensor<$s>" }
     sub split_top { my ($s) = @_; my (@out, $cur, $d, $q); $d = 0; $q = 0; $cur = "";
       for my $c (split //, $s) {
@@ -83,6 +83,7 @@ commands=(
   "apply-stdin 0 apply - -o OUT <IN"
   "apply-pipe 0 apply - -o OUT |IN"
   "apply--check 1 apply --check IN"
+  "apply--dedupe 0 apply --dedupe --fold IN -o OUT"
   "print 0 print AFTER -o OUT"
   "print-json 0 print --emit=json AFTER -o OUT"
   "verify 0 verify --quiet AFTER"

@@ -1,7 +1,6 @@
 #include "passes/sequence_alignment.h"
 
 #include <algorithm>
-#include <cmath>
 #include <limits>
 
 namespace reshardctl {
@@ -9,6 +8,10 @@ namespace reshardctl {
 namespace {
 
 using Pairs = std::vector<std::pair<size_t, size_t>>;
+
+// A fixed limit keeps the time linear in N+M (GNU diff lets it grow as the
+// square root of N+M, which makes scattered differences cost N^1.5).
+constexpr size_t kDefaultCostLimit = 256;
 
 // Positions are signed: diagonals k = x - y run from -M to N.
 using Index = std::ptrdiff_t;
@@ -30,9 +33,8 @@ class Aligner {
     forward_.assign(static_cast<size_t>(diagonals), 0);
     backward_.assign(static_cast<size_t>(diagonals), 0);
     offset_ = static_cast<Index>(b.size()) + 1;
-    size_t root = static_cast<size_t>(std::sqrt(static_cast<double>(a.size() + b.size())));
     costLimit_ = options.exact ? std::numeric_limits<Index>::max()
-                               : static_cast<Index>(options.costLimit ? options.costLimit : std::max<size_t>(256, root));
+                               : static_cast<Index>(options.costLimit ? options.costLimit : kDefaultCostLimit);
   }
 
   Pairs run() {

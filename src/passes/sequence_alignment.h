@@ -8,7 +8,7 @@
 // has spent `costLimit` edit steps without finding the middle snake splits at
 // the furthest point either direction reached instead (GNU diff's heuristic):
 // the result is then a common subsequence, not always the longest, and the
-// time stays near (N+M)·costLimit.
+// time stays linear: about (N+M)·costLimit·(D/(N+M)) at most.
 #pragma once
 
 #include <cstddef>
@@ -19,8 +19,7 @@
 namespace reshardctl {
 
 struct AlignmentOptions {
-  // Edit steps one split may try before the heuristic split; 0 = a default
-  // that grows as the square root of the sequences' length (at least 256).
+  // Edit steps one split may try before the heuristic split; 0 = 256.
   size_t costLimit = 0;
   bool exact = false;  // never use the heuristic (time O((N+M)·D))
 };

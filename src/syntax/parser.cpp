@@ -102,6 +102,7 @@ struct ParseState {
   std::vector<Block*> blocks;  // innermost last
   std::vector<std::vector<std::string_view>> blockNames;  // names defined per open block
   std::vector<PendingOp> ops;  // ops[depth] is the op being read at that depth
+  OpSpec spec;                 // the op being created, reused: no allocation per op
   size_t opDepth = 0;
   size_t nesting = 0;
 
@@ -350,7 +351,8 @@ Operation* createPendingOp(ParseState& st) {
   PendingOp& op = st.op();
   if (op.created) return op.created;
   checkSignature(st, op);
-  OpSpec spec;
+  OpSpec& spec = st.spec;  // every field is set below; the vectors keep their capacity
+  spec.operands.clear(), spec.resultTypes.clear();
   spec.name = st.program->strings().intern(op.name);
   spec.attributes = op.attributes.empty() ? std::string_view("{}") : canonicalAttributes(st, op);
   spec.distAttr = readDistAttr(st, op, spec.attributes);
