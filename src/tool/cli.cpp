@@ -245,7 +245,7 @@ int runCli(int argc, char** argv) {
     if (diffCommand->parsed()) return runDiff(diff);
   } catch (const std::bad_alloc&) {
     std::fputs("reshardctl: error: out of memory: this run needs more memory than the system "
-               "(or `ulimit -v`) allows\n", stderr);
+               "(or ulimit -v) allows\n", stderr);
     return kExitUsage;
   } catch (const std::exception& e) {
     std::fprintf(stderr, "reshardctl: error: internal error: %s\n", e.what());
