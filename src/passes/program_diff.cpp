@@ -340,13 +340,13 @@ ProgramDiff diffPrograms(const Program& before, const Program& after, const Diff
   return Differ(options).run(before, after);
 }
 
-std::string formatDiff(const ProgramDiff& diff, const SourceFile& before, const SourceFile& after) {
-  if (diff.equal()) return {};
-  std::string out = fmt::format("--- {}\n+++ {}\n", before.name(), after.name());
+void writeDiff(const ProgramDiff& diff, const SourceFile& before, const SourceFile& after,
+               const std::function<void(std::string_view)>& write) {
+  if (diff.equal()) return;
+  write(fmt::format("--- {}\n+++ {}\n", before.name(), after.name()));
+  std::string out;
   for (const OpChange& change : diff.changes) {
-    std::string lines;
-    if (change.before) lines += fmt::format("-{}\n", before.lineAt(change.before->location()));
-    if (change.after) lines += fmt::format("+{}\n", after.lineAt(change.after->location()));
+    out.clear();
     switch (change.kind) {
       case OpChange::Kind::Added:
         out += fmt::format("@@ +{} @@ added {}\n", lineOf(after, change.after), change.after->name());
@@ -361,8 +361,15 @@ std::string formatDiff(const ProgramDiff& diff, const SourceFile& before, const 
                            fmt::join(change.differences, ", "));
         break;
     }
-    out += lines;
+    if (change.before) out += fmt::format("-{}\n", before.lineAt(change.before->location()));
+    if (change.after) out += fmt::format("+{}\n", after.lineAt(change.after->location()));
+    write(out);
   }
+}
+
+std::string formatDiff(const ProgramDiff& diff, const SourceFile& before, const SourceFile& after) {
+  std::string out;
+  writeDiff(diff, before, after, [&](std::string_view text) { out += text; });
   return out;
 }
 

@@ -13,6 +13,8 @@
 #pragma once
 
 #include <cstddef>
+#include <functional>
+#include <string_view>
 #include <string>
 #include <vector>
 
@@ -55,6 +57,9 @@ ProgramDiff diffPrograms(const Program& before, const Program& after, const Diff
 // A unified-diff-like listing: `--- A` / `+++ B`, then per change a header
 // `@@ -LINE +LINE @@ changed NAME: what` and the source lines, `-`/`+` marked.
 std::string formatDiff(const ProgramDiff& diff, const SourceFile& before, const SourceFile& after);
+// The same listing handed to `write` one change at a time.
+void writeDiff(const ProgramDiff& diff, const SourceFile& before, const SourceFile& after,
+               const std::function<void(std::string_view)>& write);
 // One line: "2 ops added, 0 removed, 2 changed (29 ops -> 31 ops)".
 std::string formatDiffStat(const ProgramDiff& diff);
 

@@ -28,10 +28,14 @@ int runDiff(const DiffCommandOptions& options) {
 
   ProgramDiff diff = diffPrograms(*before.program, *after.program, {options.ignoredAttributes});
   // Equal programs list nothing, as diff(1); the summary still has its line.
-  std::string text = options.stat ? formatDiffStat(diff)
-                                  : formatDiff(diff, *before.source, *after.source);
   DiagnosticEngine output;
-  if (writeTextOutput(text, "-", output) != kExitOk) {
+  int written = writeOutput("-", output, [&](std::FILE* out) {
+    if (options.stat) return std::fputs(formatDiffStat(diff).c_str(), out) >= 0;
+    writeDiff(diff, *before.source, *after.source,
+              [&](std::string_view text) { std::fwrite(text.data(), 1, text.size(), out); });
+    return true;
+  });
+  if (written != kExitOk) {
     output.flush(stderr);
     return kDiffTrouble;
   }
