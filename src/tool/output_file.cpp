@@ -1,6 +1,8 @@
 #include "tool/output_file.h"
 
 #include <fcntl.h>
+#include <pthread.h>
+#include <signal.h>
 #include <sys/stat.h>
 #include <unistd.h>
 
@@ -209,8 +211,18 @@ bool OutputFile::publish(std::string* error) {
 
 // The output, complete in the temporary file, copied over the file's old
 // content. Space is reserved first, so a full disk fails before the old
-// content is touched.
+// content is touched; Ctrl-C and kill wait until the copy is done.
 bool OutputFile::copyInPlace(std::string* error) {
+  sigset_t stops, before;
+  ::sigemptyset(&stops);
+  for (int signal : {SIGINT, SIGTERM, SIGHUP}) ::sigaddset(&stops, signal);
+  ::pthread_sigmask(SIG_BLOCK, &stops, &before);
+  bool copied = copyTempOver(error);
+  ::pthread_sigmask(SIG_SETMASK, &before, nullptr);
+  return copied;
+}
+
+bool OutputFile::copyTempOver(std::string* error) {
   int from = ::open(tempPath_.c_str(), O_RDONLY | O_CLOEXEC);
   int to = from < 0 ? -1 : ::open(path_.c_str(), O_WRONLY | O_CLOEXEC);
   struct stat info {};

@@ -47,6 +47,7 @@ class OutputFile {
   bool closeStream(std::string* error);
   bool publish(std::string* error);
   bool copyInPlace(std::string* error);
+  bool copyTempOver(std::string* error);
 
   std::string requested_;  // the name given, for messages
   std::string path_;       // the file published (symlinks followed)
