@@ -3,7 +3,9 @@
 # (renumbered copies of the seed's training program), each size measured in
 # one run: wall time, CPU time (user+sys), throughput of the input, peak RSS,
 # and how each figure grows from one size to the next (×10 ops should cost
-# about ×10: every subcommand is meant to be O(n log n) at worst).
+# about ×10: every subcommand is meant to be O(n log n) at worst). `list` is
+# the log scanner alone (it parses nothing): the share of every command's
+# time spent finding the program in the file.
 #
 #   scripts/bench.sh [OPS...]      default: 10000 100000 1000000
 #
@@ -84,6 +86,7 @@ commands=(
   "apply-pipe 0 apply - -o OUT |IN"
   "apply--check 1 apply --check IN"
   "apply--dedupe 0 apply --dedupe --fold IN -o OUT"
+  "list 0 list IN -o OUT"
   "print 0 print AFTER -o OUT"
   "print-json 0 print --emit=json AFTER -o OUT"
   "verify 0 verify --quiet AFTER"
@@ -94,6 +97,7 @@ commands=(
   "plan--apply 0 plan --apply IN -o OUT"
   "run 0 run AFTER -o OUT"
   "run--apply 0 run --apply IN -o OUT"
+  "validate 0 validate AFTER -o OUT"
 )
 
 # Runs `bash -c LINE` under GNU time (peak RSS: a fork of python would count

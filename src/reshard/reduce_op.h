@@ -10,6 +10,8 @@
 // ANY / ALL: logical or / and of `piece != 0`; their values are 0 or 1.
 #pragma once
 
+#include <cstdint>
+#include <map>
 #include <vector>
 
 #include "ir/dist_attr.h"
@@ -25,6 +27,13 @@ double reduceIdentity(ReduceType type, DType dtype);
 // Reduces the pieces' values in order, rounding to `dtype` after every step the
 // way the element type's arithmetic would; AVG sums, then divides by the count.
 double reduceValues(ReduceType type, DType dtype, const std::vector<double>& values);
+
+// The value that whole-tensor partial pieces stand for: `wholes` keyed by
+// their holders' coordinates on the partial mesh dims (lowest dim first),
+// reduced over those dims lowest first; `reduceTypes` has each partial dim's
+// type, lowest first. Used by every check that puts partial pieces together.
+std::vector<double> reducePartialWholes(std::map<std::vector<int64_t>, std::vector<double>> wholes,
+                                        const std::vector<ReduceType>& reduceTypes, DType dtype);
 
 // Whether reducing over two mesh dims gives the same result in either order:
 // equal types, or SUM with AVG (both linear).

@@ -1,7 +1,9 @@
 #include "tool/program_io.h"
 
+#include <algorithm>
 #include <charconv>
 #include <cstdint>
+#include <cstdio>
 #include <cstdlib>
 #include <functional>
 
@@ -35,27 +37,75 @@ std::optional<size_t> inputLimit(std::string* error) {
   return static_cast<size_t>(number << shift);
 }
 
+bool isIndex(const std::string& selector) {
+  return !selector.empty() && selector.size() <= 9 &&
+         std::all_of(selector.begin(), selector.end(), [](char c) { return c >= '0' && c <= '9'; });
+}
+
+// The program `selector` names among `found`, or nullptr after a usage error
+// that lists them.
+const FoundProgram* choose(const std::vector<FoundProgram>& found, const std::string& selector,
+                           const SourceFile& source, DiagnosticEngine& diagnostics) {
+  if (selector.empty() && found.size() == 1) return &found.front();
+  if (isIndex(selector)) {
+    size_t index = std::stoul(selector);
+    if (index >= 1 && index <= found.size()) return &found[index - 1];
+  } else if (!selector.empty()) {
+    for (const FoundProgram& program : found)
+      if (program.label.find(selector) != std::string::npos) return &program;
+  }
+  std::string why = selector.empty()
+                        ? fmt::format("'{}' holds {} programs; choose one with --program N (or --program TEXT, "
+                                      "the first whose label contains TEXT)", source.name(), found.size())
+                        : fmt::format("no program {} in '{}', which holds:", isIndex(selector) ? selector
+                                          : "labelled '" + selector + "'", source.name());
+  std::string table = formatProgramTable(found);
+  for (size_t at = 0; at < table.size(); at = table.find('\n', at) + 1) table.insert(at, "  ");
+  table.pop_back();
+  diagnostics.error(why + "\n" + table);
+  return nullptr;
+}
+
 }  // namespace
 
-LoadedProgram loadProgram(const std::string& path, DiagnosticEngine& diagnostics) {
-  LoadedProgram loaded;
+std::shared_ptr<SourceFile> readSourceFile(const std::string& path, DiagnosticEngine& diagnostics,
+                                           int* failure) {
   std::string error;
   std::optional<size_t> limit = inputLimit(&error);
   std::optional<SourceFile> source;
   if (limit) source = SourceFile::load(path, &error, {*limit});
   if (!source) {
     diagnostics.error(error);
-    loaded.failure = kExitUsage;
-    return loaded;
+    *failure = kExitUsage;
+    return nullptr;
   }
-  loaded.source = std::make_unique<SourceFile>(std::move(*source));
-  diagnostics.setSource(loaded.source.get());
-  if (const auto& cutoff = loaded.source->cutoff()) {
+  auto file = std::make_shared<SourceFile>(std::move(*source));
+  if (const auto& cutoff = file->cutoff()) {  // too large, endless or binary: shown where reading stopped
+    diagnostics.setSource(file.get());
     diagnostics.error(cutoff->offset, 1, cutoff->message);
-    loaded.failure = kExitBadInput;
-    return loaded;
+    *failure = kExitBadInput;
   }
-  ParseResult parsed = parseProgram(*loaded.source, diagnostics);
+  return file;
+}
+
+LoadedProgram loadProgramFrom(std::shared_ptr<SourceFile> source, DiagnosticEngine& diagnostics,
+                              const std::string& selector) {
+  LoadedProgram loaded;
+  loaded.source = std::move(source);
+  diagnostics.setSource(loaded.source.get());
+  loaded.end = loaded.source->text().size();
+  // No program found: parse the whole file, so a broken dump is diagnosed.
+  std::vector<FoundProgram> found = findPrograms(loaded.source->text());
+  if (!found.empty()) {
+    const FoundProgram* chosen = choose(found, selector, *loaded.source, diagnostics);
+    if (!chosen) {
+      loaded.failure = kExitUsage;
+      return loaded;
+    }
+    loaded.begin = chosen->begin;
+    loaded.end = chosen->end;
+  }
+  ParseResult parsed = parseProgram(*loaded.source, diagnostics, loaded.begin, loaded.end);
   loaded.denselyNumbered = parsed.denselyNumbered;
   if (std::optional<size_t> missing = loaded.source->truncatedAt()) {
     // What was parsed is not the file: errors about its zeros would mislead.
@@ -72,6 +122,42 @@ LoadedProgram loadProgram(const std::string& path, DiagnosticEngine& diagnostics
   }
   loaded.program = std::move(parsed.program);
   return loaded;
+}
+
+LoadedProgram loadProgram(const std::string& path, DiagnosticEngine& diagnostics, const std::string& selector) {
+  int failure = kExitOk;
+  std::shared_ptr<SourceFile> source = readSourceFile(path, diagnostics, &failure);
+  if (!source || failure != kExitOk) {
+    LoadedProgram loaded;
+    loaded.source = std::move(source);  // the diagnostics point into it
+    loaded.failure = failure;
+    return loaded;
+  }
+  return loadProgramFrom(std::move(source), diagnostics, selector);
+}
+
+std::string formatProgramTable(const std::vector<FoundProgram>& programs) {
+  std::vector<std::string> lines;
+  size_t linesWidth = 5, opsWidth = 3, passWidth = 4;
+  for (const FoundProgram& p : programs) {
+    lines.push_back(fmt::format("{}-{}", p.line, p.endLine));
+    linesWidth = std::max(linesWidth, lines.back().size());
+    opsWidth = std::max(opsWidth, fmt::formatted_size("{}", p.opCount));
+    passWidth = std::max(passWidth, p.pass.size());
+  }
+  size_t indexWidth = std::max<size_t>(1, fmt::formatted_size("{}", programs.size()));
+  std::string out = fmt::format("{:>{}}  {:<{}}  {:>{}}  {:<4}  {:<{}}  {}\n", "#", indexWidth, "lines", linesWidth,
+                                "ops", opsWidth, "dist", "pass", passWidth, "label");
+  for (size_t i = 0; i < programs.size(); ++i) {
+    const FoundProgram& p = programs[i];
+    std::string label = p.label + (p.closed ? "" : " (not closed: the file ends first)");
+    out += fmt::format("{:>{}}  {:<{}}  {:>{}}  {:<4}  {:<{}}  {}", i + 1, indexWidth, lines[i], linesWidth,
+                       p.opCount, opsWidth, p.distributed ? "yes" : "no", p.pass.empty() ? "-" : p.pass,
+                       passWidth, label);
+    while (!out.empty() && out.back() == ' ') out.pop_back();
+    out += '\n';
+  }
+  return out;
 }
 
 int writeOutput(const std::string& path, DiagnosticEngine& diagnostics,
@@ -93,6 +179,26 @@ int writeOutput(const std::string& path, DiagnosticEngine& diagnostics,
 
 int writeProgram(const Program& program, const std::string& path, DiagnosticEngine& diagnostics) {
   return writeOutput(path, diagnostics, [&](std::FILE* out) { return printProgram(program, out); });
+}
+
+int writeProgramInPlace(const Program& program, const LoadedProgram& loaded, const std::string& path,
+                        DiagnosticEngine& diagnostics) {
+  std::string_view text = loaded.source->text();
+  if (loaded.begin == 0 && loaded.end == text.size()) return writeProgram(program, path, diagnostics);
+  return writeOutput(path, diagnostics, [&](std::FILE* stream) {
+    auto put = [stream](std::string_view part) {
+      return std::fwrite(part.data(), 1, part.size(), stream) == part.size();
+    };
+    bool written = put(text.substr(0, loaded.begin));
+    if (text[loaded.end - 1] == '\n') {
+      written = written && printProgram(program, stream);
+    } else {  // the closing line went on (`}  // end`): the rest follows the '}'
+      std::string printed = printProgramToString(program);
+      printed.pop_back();
+      written = written && put(printed);
+    }
+    return written && put(text.substr(loaded.end));
+  });
 }
 
 int writeTextOutput(const std::string& text, const std::string& path, DiagnosticEngine& diagnostics) {
