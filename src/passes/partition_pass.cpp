@@ -1,5 +1,7 @@
 #include "passes/partition_pass.h"
 
+#include <unordered_map>
+
 #include <fmt/format.h>
 
 #include "syntax/attribute_text.h"
@@ -181,8 +183,10 @@ class Partitioner {
   // reshard was placed before an earlier op of that block, so it dominates).
   Value* findShared(Value* source, const TensorDistAttr& dst, const Block* block) const {
     if (!options_.dedupe) return nullptr;
-    for (const Shared& shared : shared_) {
-      if (shared.source != source || !(*shared.layout == dst)) continue;
+    auto found = shared_.find(source);
+    if (found == shared_.end()) return nullptr;
+    for (const Shared& shared : found->second) {
+      if (!(*shared.layout == dst)) continue;
       const Block* home = shared.reshard->definingOp->parentBlock();
       for (const Block* b = block; b; b = b->parentOp() ? b->parentOp()->parentBlock() : nullptr)
         if (b == home) return shared.reshard;
@@ -191,7 +195,7 @@ class Partitioner {
   }
 
   void remember(Value* source, Value* reshard) {
-    if (options_.dedupe) shared_.push_back(Shared{source, reshard->dist, reshard});
+    if (options_.dedupe) shared_[source].push_back(Shared{source, reshard->dist, reshard});
   }
 
   // v5 reshard_combine_value: each element resharded, then a new combine
@@ -269,7 +273,8 @@ class Partitioner {
   DiagnosticEngine& diagnostics_;
   PartitionOptions options_;
   PartitionResult result_;
-  std::vector<Shared> shared_;
+  // --dedupe's reshards by source value: a lookup sees only that value's.
+  std::unordered_map<const Value*, std::vector<Shared>> shared_;
 };
 
 }  // namespace

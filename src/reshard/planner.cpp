@@ -73,6 +73,20 @@ void checkReachable(const Layout& dst) {
   }
 }
 
+// Every byte count of a plan (a step's padded buffer: each dim at most its
+// extent plus one chunk's padding per rank) must fit in 64 bits; a tensor
+// that could overflow one is refused here, never planned with a wrapped size.
+void checkSizeFits(const Problem& problem) {
+  int64_t ranks = std::max(problem.src.mesh.size(), problem.dst.mesh.size());
+  int64_t bound = dtypeSize(problem.tensor.dtype);
+  for (int64_t extent : problem.tensor.shape) {
+    int64_t padded = 0;
+    if (__builtin_add_overflow(extent, ranks, &padded) || __builtin_mul_overflow(bound, padded, &bound))
+      throw PlanError(fmt::format("the tensor ({}x{}) is too large: its size in bytes does not fit in 64 bits",
+                                  fmt::join(problem.tensor.shape, "x"), dtypeName(problem.tensor.dtype)));
+  }
+}
+
 Problem prepare(const ReshardRequest& request) {
   Problem problem;
   problem.tensor.dtype = request.dtype;
@@ -89,6 +103,7 @@ Problem prepare(const ReshardRequest& request) {
     problem.dst.mesh = problem.src.mesh;
   }
   checkReachable(problem.dst);
+  checkSizeFits(problem);
   addReduces(problem.src, problem.reduces);
   addReduces(problem.dst, problem.reduces);
   return problem;

@@ -38,8 +38,12 @@ void printStats(const Program& program, const PartitionResult& result, const Cos
                unplanned == 0 ? "" : fmt::format(" ({} could not be planned)", unplanned).c_str());
 }
 
-bool writeStdout(const std::string& text) {
-  return std::fwrite(text.data(), 1, text.size(), stdout) == text.size() && std::fflush(stdout) == 0;
+// Writes `text` to standard output; a failure is reported with its reason.
+bool writeStdout(const std::string& text, Reporter& reporter) {
+  DiagnosticEngine diagnostics = reporter.engine();
+  if (writeTextOutput(text, "-", diagnostics) == kExitOk) return true;
+  reporter.report(diagnostics);
+  return false;
 }
 
 // What one run over several inputs gathers for its closing line and --json.
@@ -103,7 +107,7 @@ class ApplyRun {
     if (!options_.json || reporter_.format() != DiagnosticFormat::Text)
       reporter_.reportFindings(loaded.source.get(), findings, stdout);
     // One input: the closing line as always; several: forEachFile's "FILE: ..." lines.
-    if (!several_ && !needed.empty() && !options_.json && !writeStdout(summary + "\n"))
+    if (!several_ && !needed.empty() && !options_.json && !writeStdout(summary + "\n", reporter_))
       return {kExitUsage, summary};
     return {needed.empty() ? kExitOk : kExitBadInput, summary};
   }
@@ -115,7 +119,7 @@ class ApplyRun {
     const std::string& name = loaded.source->name();
     const std::string text = unifiedDiff(loaded.source->text(), fileTextWithProgram(*loaded.program, loaded), name, name,
                                          UnifiedDiffOptions{3, reporter_.colorStdout()});
-    return writeStdout(text);
+    return writeStdout(text, reporter_);
   }
 
   const ApplyOptions& options_;
@@ -150,7 +154,7 @@ int runApply(const ApplyOptions& options, Reporter& reporter) {
     nlohmann::ordered_json document = documentJson("check");
     document["files"] = totals.files;
     document["reshards"] = totals.reshards;
-    if (!writeStdout(dumpJson(document))) return kExitUsage;
+    if (!writeStdout(dumpJson(document), reporter)) return kExitUsage;
   }
   return status;
 }

@@ -37,7 +37,7 @@ int runList(const ListOptions& options, Reporter& reporter) {
   DiagnosticEngine diagnostics = reporter.engine();
   int status = kExitOk;
   std::shared_ptr<SourceFile> source = readSourceFile(options.input, diagnostics, &status);
-  if (source) {
+  if (source && status == kExitOk) {
     diagnostics.setSource(source.get());
     std::vector<FoundProgram> programs = findPrograms(source->text());
     if (programs.empty()) {

@@ -68,16 +68,20 @@ std::optional<std::string> viewText(const LoadedProgram& loaded, const PrintOpti
   return htmlView(view, selection, options, reporter, failure);
 }
 
+// printLoaded's status when the output could not be written: runPrint
+// reports it once, with the reason the output file knows.
+constexpr int kWriteFailed = -1;
+
 bool put(std::FILE* out, const std::string& text) {
   return std::fwrite(text.data(), 1, text.size(), out) == text.size();
 }
 
-// One loaded program in the chosen form; an exit code.
+// One loaded program in the chosen form; an exit code or kWriteFailed.
 int printLoaded(const LoadedProgram& loaded, const PrintOptions& options, const std::string& emit,
                 Reporter& reporter, DiagnosticEngine& diagnostics, std::FILE* out) {
   bool written = true;
   if (emit == "json") {
-    written = put(out, dumpJson(programToJson(*loaded.program, loaded.source.get())));
+    written = writeProgramJson(*loaded.program, loaded.source.get(), out);  // streamed: one op at a time
   } else if (isView(emit)) {
     int failure = kExitOk;
     std::optional<std::string> text = viewText(loaded, options, emit, reporter, diagnostics, &failure);
@@ -86,9 +90,7 @@ int printLoaded(const LoadedProgram& loaded, const PrintOptions& options, const 
   } else {
     written = printProgram(*loaded.program, out);
   }
-  if (written) return kExitOk;
-  diagnostics.error("cannot write '" + options.output + "'");
-  return kExitUsage;
+  return written ? kExitOk : kWriteFailed;
 }
 
 }  // namespace
@@ -112,15 +114,19 @@ int runPrint(const PrintOptions& options, Reporter& reporter) {
     reporter.toolError(error);
     return kExitUsage;
   }
+  bool writeFailed = false;
   int status = forEachFile(files, reporter, stderr, [&](const std::string& path) {
     DiagnosticEngine diagnostics = reporter.engine();
     LoadedProgram loaded = loadProgram(path, diagnostics, options.program);
     int fileStatus = loaded.failure;
-    if (loaded.program) fileStatus = printLoaded(loaded, options, emit, reporter, diagnostics, out->stream());
+    if (loaded.program && !writeFailed)
+      fileStatus = printLoaded(loaded, options, emit, reporter, diagnostics, out->stream());
+    if (fileStatus == kWriteFailed) writeFailed = true, fileStatus = kExitUsage;
     reporter.report(diagnostics);
     return InputOutcome{fileStatus, fileStatus == kExitOk ? "ok" : "failed"};
   });
-  if (status == kExitOk && !out->commit(&error)) {
+  if (writeFailed) out->abandon(&error);
+  if (writeFailed || (status == kExitOk && !out->commit(&error))) {
     reporter.toolError(error.empty() ? "cannot write '" + options.output + "'" : error);
     status = kExitUsage;
   }

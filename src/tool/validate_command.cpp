@@ -4,6 +4,7 @@
 // not be simulated, and a summary (or all of it as JSON).
 #include <cstdio>
 #include <memory>
+#include <new>
 #include <set>
 
 #include <fmt/format.h>
@@ -99,7 +100,9 @@ int runValidate(const ValidateCommandOptions& options, Reporter& reporter) {
     diagnostics.error(fmt::format("the {} backend failed: {}", backend->name(), e.what()));
     reporter.report(diagnostics);
     return kExitUsage;
-  } catch (const std::exception& e) {  // out of memory, or a bug: say so rather than crash
+  } catch (const std::bad_alloc&) {
+    throw;  // reported in one place, runCli
+  } catch (const std::exception& e) {  // a bug: say so rather than crash
     diagnostics.error(fmt::format("validate could not go on: {}", e.what()));
     reporter.report(diagnostics);
     return kExitUsage;
