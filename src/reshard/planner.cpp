@@ -58,17 +58,22 @@ void addReduces(const Layout& layout, std::vector<ReduceType>& reduces) {
 }
 
 // Pieces of an ANY/ALL partial must be 0/1; below (reduced before) a partial of
-// another type they would have to split values that are not 0/1.
-void checkReachable(const Layout& dst) {
+// another type they would have to split values that are not 0/1 (a SUM of
+// ANYs over k ranks holds 0..k, and no primitive splits 2 into 0/1 parts).
+// Bool tensors are the exception: every value and piece is 0/1 and every
+// reduce type keeps it so (SUM and AVG are logical or), so any mix is made.
+void checkReachable(const Layout& dst, DType dtype) {
+  if (dtype == DType::Bool) return;
   const Placements& p = dst.placements;
   for (size_t low = 0; low < p.size(); ++low) {
     const bool logical = p[low].isPartial() && (p[low].reduce == ReduceType::Any || p[low].reduce == ReduceType::All);
     if (!logical) continue;
     for (size_t high = low + 1; high < p.size(); ++high)
       if (p[high].isPartial() && p[high].reduce != p[low].reduce)
-        throw PlanError(fmt::format("destination {} cannot be made: the {} pieces of mesh dim {} would have to "
-                                    "be 0/1 parts of the {} pieces of mesh dim {}",
-                                    placementsText(p), reduceTypeName(p[low].reduce), low,
+        throw PlanError(fmt::format("destination {} cannot be made for {} values: the {} pieces of mesh dim {} "
+                                    "would have to be 0/1 parts of the {} pieces of mesh dim {} (only bool "
+                                    "pieces always are)",
+                                    placementsText(p), dtypeName(dtype), reduceTypeName(p[low].reduce), low,
                                     reduceTypeName(p[high].reduce), high));
   }
 }
@@ -88,7 +93,7 @@ Problem prepare(const ReshardRequest& request) {
     if (!problem.src.mesh.idsKnown) problem.src.mesh = problem.dst.mesh;
     problem.dst.mesh = problem.src.mesh;
   }
-  checkReachable(problem.dst);
+  checkReachable(problem.dst, request.dtype);
   addReduces(problem.src, problem.reduces);
   addReduces(problem.dst, problem.reduces);
   return problem;
