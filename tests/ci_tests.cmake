@@ -45,3 +45,10 @@ add_cli_case(json.seed 0 tests/golden/json/seed_mlp_before.expected.json print -
 add_cli_case(json.invalid-utf8 0 tests/golden/json/invalid-utf8.expected.json
              print --emit=json tests/golden/json/invalid-utf8.ir)
 add_cli_case(json.unknown-format 2 - print --emit=yaml ${BEFORE})
+
+# Generation-A --fold onto a reshard's input whose type gives no process ids:
+# the folded reshard's operand(0) entry gives them. (Not a pass golden: the
+# new reshard's merged mesh is printed and its source's ids are not, so a
+# second reading cannot plan it as the first did -- gen A's text loses them.)
+add_cli_case(apply.fold-unknown-ids-to-merged-mesh 0 tests/golden/apply/fold_unknown_ids_to_merged_mesh.expected.ir
+             apply --fold tests/golden/apply/fold_unknown_ids_to_merged_mesh.ir)
