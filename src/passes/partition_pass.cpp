@@ -193,10 +193,14 @@ class Partitioner {
 
   // A shared reshard is reusable where its block encloses `block` (the
   // reshard was placed before an earlier op of that block, so it dominates).
+  // Its layout must be the very one asked for: a mesh known only by its shape
+  // matches only another such (it may be any mesh of that shape, so a second
+  // reading would not see the shared result as what a known mesh asked for).
   Value* findShared(Value* source, const TensorDistAttr& dst, const Block* block) const {
     if (!options_.dedupe) return nullptr;
     for (const Shared& shared : shared_) {
       if (shared.source != source || !(*shared.layout == dst)) continue;
+      if (shared.layout->mesh.idsKnown != dst.mesh.idsKnown) continue;
       const Block* home = shared.reshard->definingOp->parentBlock();
       for (const Block* b = block; b; b = b->parentOp() ? b->parentOp()->parentBlock() : nullptr)
         if (b == home) return shared.reshard;
