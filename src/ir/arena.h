@@ -22,7 +22,10 @@ class Arena {
     size_t offset = (used_ + align - 1) & ~(align - 1);
     if (chunks_.empty() || offset + bytes > chunkSize_) {
       size_t size = bytes > kChunkSize ? bytes : kChunkSize;
-      chunks_.push_back(std::make_unique<std::byte[]>(size));
+      // Not zeroed: every object is constructed in place (make/makeArray),
+      // and zeroing a 1 MiB chunk per Program dominated runs over many small
+      // programs (the differential test).
+      chunks_.push_back(std::make_unique_for_overwrite<std::byte[]>(size));
       chunkSize_ = size;
       offset = 0;
     }
