@@ -285,6 +285,22 @@ TEST_CASE("planner: requests that fit no layout are rejected") {
                   PlanError);
 }
 
+TEST_CASE("planner: integers never get an AVG below a MAX or MIN (differential seed 4533)") {
+  // The AVG pieces all hold the value, so reducing them sums the MAX pieces,
+  // whose identity fills are the type's lowest value: an i32 sum overflows.
+  const ProcessMesh mesh{{1, 2, 3}, {0, 1, 2, 3, 4, 5}, true};
+  const TensorDistAttr src = attrOn(mesh, {2}, {{0, ReduceType::Avg}});
+  const TensorDistAttr dst = attrOn(mesh, {-1}, {{0, ReduceType::Product}, {1, ReduceType::Avg}, {2, ReduceType::Max}});
+  CHECK_THROWS_WITH_AS(planMinCost(request({3}, src, dst, DType::I32), kCosts),
+                       doctest::Contains("the AVG reduction would sum the MAX identities, which overflow i32"),
+                       PlanError);
+  // Floats hold -inf, whose mean is -inf: planned, and right.
+  checkExecutes(planMinCost(request({3}, src, dst, DType::F32), kCosts), 5);
+  // No plan passes through such a state on the way to a destination without it.
+  const Plan plan = planMinCost(request({3}, src, attrOn(mesh, {-1}, {{1, ReduceType::Avg}}), DType::I32), kCosts);
+  checkExecutes(plan, 5);
+}
+
 TEST_CASE("planner: bool tensors may hold ANY/ALL below any other reduce type") {
   // Every bool piece is 0/1 and every reduce type keeps it so: the destination
   // f32 cannot have is made, and the run proves it.

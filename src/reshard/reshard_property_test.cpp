@@ -86,11 +86,17 @@ bool usesLogical(const TensorDistAttr& attr) {
   return false;
 }
 
-// An ANY/ALL partial on a lower mesh dim than a partial of another type.
-bool logicalBelowOther(const TensorDistAttr& attr) {
+// Destinations the planner refuses: an ANY/ALL partial on a lower mesh dim
+// than one of another type (not for bool), an AVG below a MAX/MIN (integers).
+bool unmakeable(const TensorDistAttr& attr, DType dtype) {
+  const bool integer = !isFloating(dtype) && !isComplex(dtype) && dtype != DType::Bool;
   for (const PartialDim& low : attr.partials)
-    for (const PartialDim& high : attr.partials)
-      if (isLogical(low.reduce) && low.meshDim < high.meshDim && high.reduce != low.reduce) return true;
+    for (const PartialDim& high : attr.partials) {
+      if (low.meshDim >= high.meshDim) continue;
+      if (isLogical(low.reduce) && high.reduce != low.reduce && dtype != DType::Bool) return true;
+      const bool extreme = high.reduce == ReduceType::Max || high.reduce == ReduceType::Min;
+      if (integer && low.reduce == ReduceType::Avg && extreme) return true;
+    }
   return false;
 }
 
@@ -132,7 +138,7 @@ void checkRandomReshard(CaseMaker& maker, const ReshardRequest& request) {
   REQUIRE(checkDestinationPieces(source, global).ok());
 
   const CostModel costs;
-  if (request.dtype != DType::Bool && logicalBelowOther(request.dst)) {
+  if (unmakeable(request.dst, request.dtype)) {
     CHECK_THROWS_AS(planMinCost(request, costs), PlanError);
     return;
   }

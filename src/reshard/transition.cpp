@@ -13,10 +13,17 @@ namespace {
 
 bool isLogical(ReduceType type) { return type == ReduceType::Any || type == ReduceType::All; }
 
+// Integers hold MAX's and MIN's identities (the type's extremes) exactly, and
+// a sum of two of them overflows.
+bool extremesOverflowSums(DType dtype) { return !isFloating(dtype) && !isComplex(dtype) && dtype != DType::Bool; }
+
 // Whether a reduction over `meshDim` may be made or removed now: it must be able
 // to move below every lower partial mesh dim, and ANY/ALL pieces must stay 0/1:
 // made next to a partial of another type, they would keep that type's pieces,
 // which need not be 0/1 -- unless the tensor is bool, where every piece is.
+// An AVG made below a MAX/MIN keeps the value on every rank, so its reduction
+// sums the MAX/MIN pieces: for integers, their identity fills overflow (the
+// differential test, seed 4533: [R,R,P(MAX)] -> [R,P(AVG),P(MAX)] on i32).
 bool reductionOrderAllows(const Placements& placements, int64_t meshDim, ReduceType type,
                           bool creating, DType dtype) {
   for (size_t dim = 0; dim < placements.size(); ++dim) {
@@ -24,6 +31,9 @@ bool reductionOrderAllows(const Placements& placements, int64_t meshDim, ReduceT
     if (static_cast<int64_t>(dim) == meshDim || !other.isPartial()) continue;
     if (static_cast<int64_t>(dim) < meshDim && !reducesCommute(other.reduce, type)) return false;
     if (creating && isLogical(type) && other.reduce != type && dtype != DType::Bool) return false;
+    const bool extremeAbove = static_cast<int64_t>(dim) > meshDim &&
+                              (other.reduce == ReduceType::Max || other.reduce == ReduceType::Min);
+    if (creating && type == ReduceType::Avg && extremeAbove && extremesOverflowSums(dtype)) return false;
   }
   return true;
 }

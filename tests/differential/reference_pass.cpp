@@ -37,10 +37,16 @@ bool stopGradient(const ProgramModel& program, int value) {
   return op.stopGradient[static_cast<size_t>(model.index)];
 }
 
-bool logicalBelowOther(const DistView& dist) {
+// Destinations `plan` refuses (README, plan): an ANY/ALL partial below one of
+// another type unless the tensor is bool; an AVG below a MAX/MIN for integers.
+bool unmakeable(const DistView& dist, const std::string& dtype) {
+  const bool integer = dtype == "i32" || dtype == "i64";
   for (const auto& [low, lowType] : dist.partials)
-    for (const auto& [high, highType] : dist.partials)
-      if (isLogical(lowType) && low < high && highType != lowType) return true;
+    for (const auto& [high, highType] : dist.partials) {
+      if (low >= high) continue;
+      if (isLogical(lowType) && highType != lowType && dtype != "b") return true;
+      if (integer && lowType == Reduce::Avg && (highType == Reduce::Max || highType == Reduce::Min)) return true;
+    }
   return false;
 }
 
@@ -99,7 +105,7 @@ class Reference {
 
   void describe(ExpectedReshard& reshard, const OpModel& consumer) const {
     const TensorType& type = program_.values[static_cast<size_t>(reshard.value)].type;
-    reshard.plannable = type.dtype == "b" || !logicalBelowOther(reshard.dst);
+    reshard.plannable = !unmakeable(reshard.dst, type.dtype);
     reshard.resultType = typeText(type, &reshard.dst, gen_, program_.placements);
     reshard.srcText = distText(reshard.src, gen_, program_.placements);
     reshard.dstText = distText(reshard.dst, gen_, program_.placements);
