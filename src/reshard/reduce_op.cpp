@@ -46,9 +46,6 @@ double reduceValues(ReduceType type, DType dtype, const std::vector<double>& val
   return result;
 }
 
-bool reducesCommute(ReduceType a, ReduceType b) {
-  auto linear = [](ReduceType type) { return type == ReduceType::Sum || type == ReduceType::Avg; };
-  return a == b || (linear(a) && linear(b));
-}
+bool reducesCommute(ReduceType a, ReduceType b) { return a == b && a != ReduceType::Avg; }
 
 }  // namespace reshardctl
