@@ -6,6 +6,14 @@ set(RESHARDCTL_MPI AUTO CACHE STRING "Build the multi-process (mpirun) mode of t
 set_property(CACHE RESHARDCTL_MPI PROPERTY STRINGS AUTO ON OFF)
 
 set(RESHARDCTL_MPI_ENABLED OFF)
+# A bundle (cmake/gpu.cmake RESHARDCTL_BUNDLE) runs where this machine's MPI
+# libraries are not: it is built without the mode.
+if(RESHARDCTL_BUNDLE)
+  if(RESHARDCTL_MPI STREQUAL "ON")
+    message(FATAL_ERROR "RESHARDCTL_BUNDLE builds without MPI: leave RESHARDCTL_MPI at AUTO or OFF")
+  endif()
+  return()
+endif()
 if(RESHARDCTL_MPI STREQUAL "ON" AND NOT RESHARDCTL_GPU_ENABLED)
   message(FATAL_ERROR "RESHARDCTL_MPI=ON needs the NCCL backend (RESHARDCTL_GPU, CUDA and NCCL)")
 endif()

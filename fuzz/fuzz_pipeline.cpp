@@ -7,6 +7,9 @@
 //   - the reprint is the same program to `diff` (renumbering is no difference);
 //   - the JSON export can be written;
 //   - the pass's output parses, and a second pass over it changes nothing.
+// The same runs on every program the log scanner finds in the input (a slice
+// of it, parsed in place), after checking the scanner's ranges.
+#include <algorithm>
 #include <cstddef>
 #include <cstdint>
 #include <cstdlib>
@@ -21,6 +24,7 @@
 #include "report/json_export.h"
 #include "syntax/parser.h"
 #include "syntax/printer.h"
+#include "syntax/program_finder.h"
 
 namespace reshardctl {
 namespace {
@@ -37,11 +41,13 @@ struct Loaded {
   std::unique_ptr<Program> program;  // nullptr: rejected (diagnosed)
 };
 
-Loaded load(std::string text) {
+// Parses bytes [begin, end) of `text` (the whole of it by default).
+Loaded load(std::string text, size_t begin = 0, size_t end = std::string::npos) {
   Loaded loaded;
+  end = std::min(end, text.size());
   loaded.source = std::make_unique<SourceFile>(SourceFile::fromString("fuzz.ir", std::move(text)));
   loaded.diagnostics = std::make_unique<DiagnosticEngine>(loaded.source.get());
-  ParseResult parsed = parseProgram(*loaded.source, *loaded.diagnostics);
+  ParseResult parsed = parseProgram(*loaded.source, *loaded.diagnostics, begin, end);
   if (parsed.program && verifyProgram(*parsed.program, *loaded.diagnostics))
     loaded.program = std::move(parsed.program);
   (void)loaded.diagnostics->render();  // rendering carets must not crash either
@@ -61,8 +67,8 @@ void checkGraphOrDie(const Program& program, const char* when) {
   if (!problem.empty()) violated(when, problem);
 }
 
-void runPipeline(std::string text) {
-  Loaded loaded = load(std::move(text));
+void runPipeline(std::string text, size_t begin = 0, size_t end = std::string::npos) {
+  Loaded loaded = load(std::move(text), begin, end);
   if (!loaded.program) return;
   checkGraphOrDie(*loaded.program, "graph broken after parsing");
   Loaded reprinted = reloadPrinted(printProgramToString(*loaded.program), "printed program does not parse");
@@ -79,10 +85,27 @@ void runPipeline(std::string text) {
   if (!second.inserted.empty()) violated("the pass is not idempotent", printProgramToString(*applied.program));
 }
 
+// The log path: the scanner's programs lie in order inside the text, and
+// each goes through the pipeline as a slice of the whole input.
+void runFoundPrograms(const std::string& text) {
+  std::vector<FoundProgram> found = findPrograms(text);
+  size_t previousEnd = 0;
+  for (const FoundProgram& program : found) {
+    if (program.begin < previousEnd || program.begin >= program.end || program.end > text.size() ||
+        program.line == 0 || program.endLine < program.line)
+      violated("the log scanner gave a bad range", text);
+    previousEnd = program.end;
+    if (program.begin == 0 && program.end == text.size()) continue;  // the whole input: done already
+    runPipeline(text, program.begin, program.end);
+  }
+}
+
 }  // namespace
 }  // namespace reshardctl
 
 extern "C" int LLVMFuzzerTestOneInput(const uint8_t* data, size_t size) {
-  reshardctl::runPipeline(std::string(reinterpret_cast<const char*>(data), size));
+  std::string text(reinterpret_cast<const char*>(data), size);
+  reshardctl::runPipeline(text);
+  reshardctl::runFoundPrograms(text);
   return 0;
 }

@@ -3,19 +3,26 @@
 // `must` point in src/syntax/parse_errors.h. See ../docs or shared pir-format.md for
 // the format. Each rule an action hooks into has its own name.
 //
+//   () = "builtin.module" [id:1] () {program:0x..} : () ->   (optional module line)
 //   {
-//       ^kw:%kwarg_a                                   (optional block arguments)
+//       ^kw:%kwarg_a                                   (optional block arguments,
+//                                                       or `^kw:` and one a line)
 //       (%0, %1) = "dialect.op" (%x, <<NULL VALUE>>) {k:v,...} : (Tx, T0) -> Ta, Tb
 //       (%5) = "pd_op.if" (%4) {attrs} -> T {          (region ops)
 //           ...
 //       } else {
 //           ...
 //       }
+//       (%6) = "cinn_op.group" [id:7] (%5) -> T {      (region op without attributes)
+//           ...
+//       }
 //   }
 //
 // Whitespace between tokens is free (newlines included); the printer, not the
-// grammar, decides the layout. Once a prefix is unambiguous, `if_must`
-// commits, so a malformed op is reported where it goes wrong.
+// grammar, decides the layout (the parser records the few layout choices
+// Paddle's printers made differently over the years). Once a prefix is
+// unambiguous, `if_must` commits, so a malformed op is reported where it goes
+// wrong.
 #pragma once
 
 #include <tao/pegtl.hpp>
@@ -99,17 +106,29 @@ struct attr_dict : if_must< attr_dict_open, ws, attr_entries, ws, attr_dict_clos
 
 // ---- ops and blocks -------------------------------------------------------
 struct op;
+// ` {k:v,...}` after a block argument the first time it is printed: 2025
+// IrPrinter::PrintValue (paddle/pir/src/core/ir_printer.cc) writes the
+// argument's attributes there, in `^kw:` lists, `^` lists and operand lists.
+struct value_attrs : brace_group {};
+struct value_attr_suffix : seq< blanks, value_attrs > {};
 struct block_arg : value_name {};
+struct block_arg_item : seq< block_arg, opt< value_attr_suffix > > {};
 struct kwargs_marker : string< 'k', 'w', ':' > {};
 struct block_args_open : one< '^' > {};
-struct block_arg_list : list< block_arg, comma > {};
+// `^kw:%kwarg_a, %kwarg_b` (2024), or since late 2024 IrPrinter::PrintBlock's
+// `^kw:` alone on its line and each argument on a line of its own.
+struct block_arg_separator : sor< comma, plus< space > > {};
+struct block_arg_list : list< block_arg_item, block_arg_separator > {};
 struct optional_kwargs_marker : opt< kwargs_marker > {};
-struct block_args : if_must< block_args_open, optional_kwargs_marker, block_arg_list > {};
+struct block_args : if_must< block_args_open, optional_kwargs_marker, ws, block_arg_list > {};
 
+// The whitespace between lines of a block: its actions keep lines that hold
+// only blanks, which Paddle's printer writes for ops that print nothing.
+struct line_gap : star< space > {};
 struct block_open : one< '{' > {};
 struct block_close : one< '}' > {};
-struct block_ops : star< ws, op > {};
-struct block_body : seq< ws, opt< block_args >, block_ops, ws > {};
+struct block_ops : star< line_gap, op > {};
+struct block_body : seq< opt< line_gap, block_args >, block_ops, line_gap > {};
 struct region_block : if_must< block_open, block_body, block_close > {};
 
 struct op_begin : one< '(' > {};
@@ -118,16 +137,21 @@ struct result_defs : opt< list< result_def, comma > > {};
 struct results_close : one< ')' > {};
 struct op_equals : one< '=' > {};
 struct quoted_op_name : seq< one< '"' >, plus< not_one< '"', '\n', '\r' > >, one< '"' > > {};
-// The March-April 2024 printer wrote `= pd_op.if (` without quotes.
-struct legacy_if_name : string< 'p', 'd', '_', 'o', 'p', '.', 'i', 'f' > {};
-struct op_name : sor< quoted_op_name, legacy_if_name > {};
+// Custom printers that wrote name() bare: IfOp::Print until May 2024
+// (`= pd_op.if (`, control_flow_op.cc) and the 2023 GroupOp::Print
+// (`os << " = " << name();`, paddle/cinn/hlir/dialect/operator/ir/manual_op.cc).
+struct legacy_if_name : seq< TAO_PEGTL_STRING("pd_op.if"), not_at< identifier_char > > {};
+struct legacy_group_name : seq< TAO_PEGTL_STRING("cinn_op.group"), not_at< identifier_char > > {};
+struct unquoted_op_name : sor< legacy_if_name, legacy_group_name > {};
+struct op_name : sor< quoted_op_name, unquoted_op_name > {};
 // ` [id:963]` after the name: printed under FLAGS_pir_debug / FLAGS_print_ir.
 struct op_id_number : plus< digit > {};
 struct op_id_close : one< ']' > {};
 struct op_id : if_must< string< '[', 'i', 'd', ':' >, op_id_number, op_id_close > {};
 struct optional_op_id : opt< blanks, op_id > {};
 
-struct operand : sor< null_value, value_name > {};
+struct operand_value : sor< null_value, value_name > {};
+struct operand : seq< operand_value, opt< value_attr_suffix > > {};
 struct operands_open : one< '(' > {};
 struct operands_close : one< ')' > {};
 struct operand_items : opt< list< operand, comma > > {};
@@ -142,11 +166,17 @@ struct while_operands : seq< operands_open, ws, while_cond_key, operand,
 struct while_tail : if_must< at< operands_open, ws, while_cond_key >, while_operands, ws,
                              region_block > {};
 
-// pd_op.if and pd_op.pylayer: ... {attrs} -> T {block} else {block}
+// Region ops with a custom printer that ends the header in ` -> T1, T2 {`
+// (with no results ` ->  {`, two spaces: `os << " -> "`, no types, `" {\n"`):
+//   IfOp::Print, PyLayerOp::Print:  ... (%c) {attrs} -> T {block} else {block}
+//   GroupOp::Print, FusionOp::Print ... (%x) -> T {block}   (no attribute dict;
+//     paddle/cinn/hlir/dialect/operator/ir/manual_op.cc)
+// The space before `{` is kept as read (`-> T{` until May 2024).
 struct else_keyword : string< 'e', 'l', 's', 'e' > {};
 struct else_region : if_must< else_keyword, ws, region_block > {};
 struct optional_else : opt< ws, else_region > {};
-struct if_tail : if_must< arrow, blanks, result_types, ws, region_block, optional_else > {};
+struct brace_gap : star< space > {};
+struct arrow_tail : if_must< arrow, blanks, result_types, brace_gap, region_block, optional_else > {};
 
 // Generic form: ... {attrs} : (Tx, Ty) -> Ta, Tb, then any regions on the next lines.
 struct signature_colon : one< ':' > {};
@@ -158,17 +188,32 @@ struct signature_tail : if_must< signature_colon, ws, operand_types_open, ws, op
                                  operand_types_close, ws, signature_arrow, blanks, result_types,
                                  generic_regions > {};
 
-struct op_signature : sor< if_tail, signature_tail > {};
-struct standard_tail : if_must< operand_list, ws, attr_dict, ws, op_signature > {};
+struct op_signature : sor< arrow_tail, signature_tail > {};
+struct attributed_tail : seq< attr_dict, ws, op_signature > {};
+struct op_rest : sor< arrow_tail, attributed_tail > {};
+struct standard_tail : if_must< operand_list, ws, op_rest > {};
 struct op_tail : sor< while_tail, standard_tail > {};
 struct op : if_must< op_begin, ws, result_defs, ws, results_close, ws, op_equals, ws, op_name,
                      optional_op_id, ws, op_tail > {};
+
+// The module op's own line before the body, when the module op itself was
+// printed (pass instrumentation's PrintIR → Operation::Print →
+// IrPrinter::PrintGeneralOperation: the op line, a newline, then the block):
+//   () = "builtin.module" [id:181] () {program:0x55e308966350} : () -> 
+// Kept verbatim (the attribute is a pointer); ` [id:N]` under FLAGS_print_ir.
+struct module_name : TAO_PEGTL_STRING("\"builtin.module\"") {};
+struct module_header_start : seq< one< '(' >, blanks, one< ')' >, blanks, one< '=' >, blanks, module_name > {};
+struct module_id : seq< string< '[', 'i', 'd', ':' >, plus< digit >, one< ']' > > {};
+struct module_header_rest : seq< opt< blanks, module_id >, blanks, one< '(' >, blanks, one< ')' >, blanks,
+                                 brace_group, blanks, one< ':' >, blanks, one< '(' >, blanks, one< ')' >,
+                                 blanks, string< '-', '>' >, blanks > {};
+struct module_header : if_must< module_header_start, module_header_rest > {};
 
 struct program_open : one< '{' > {};
 struct program_close : one< '}' > {};
 struct program_block : if_must< program_open, block_body, program_close > {};
 struct program_end : eof {};
-struct program : seq< ws, must< program_block >, ws, must< program_end > > {};
+struct program : seq< ws, opt< module_header >, ws, must< program_block >, ws, must< program_end > > {};
 // clang-format on
 
 }  // namespace reshardctl::grammar

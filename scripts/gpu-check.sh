@@ -1,157 +1,213 @@
 #!/usr/bin/env bash
-# GPU check for reshardctl, for a machine with an NVIDIA GPU (target: one H200).
-# Builds with CUDA/NCCL into build-gpu, runs the unit tests, gpu_selftest (every
-# CUDA kernel against its host reference, the NCCL backend against the reference
-# executor, kernel bandwidth against a device-to-device copy), then
-# `reshardctl run --backend nccl` on the 1-rank sample (also in the MPI mode where
-# built with MPI) and, where a pip NCCL >= 2.30
-# (nvidia-nccl-cu13) lets two ranks share the GPU, on the 2-rank samples.
+# The GPU check of reshardctl, run from the bundle scripts/gpu-bundle.sh builds
+# (no compiler, CMake or -dev packages needed on the GPU machine):
 #
-# Every stage runs under `timeout`; the whole script stays under 5 minutes
-# (GPU_CHECK_BUDGET_S, default 280). The log and the figures go to $OUT when set
-# (else build-gpu/gpu-check/): gpu-check.log, selftest.txt, run-*.txt, summary.txt.
-# Exit status: 0 when every stage that ran passed, 1 otherwise.
+#   BUNDLE/gpu-check.sh [OUT_DIR]               (the copy inside the bundle)
+#   scripts/gpu-check.sh BUNDLE [OUT_DIR]       (from a checkout)
 #
-# Environment: GPU_CHECK_BUDGET_S, GPU_CHECK_JOBS (build parallelism, default
-# nproc), GPU_CHECK_SCALE (--scale of the bandwidth run, default 4096),
-# GPU_CHECK_SKIP_BUILD=1 (use binaries already in build-gpu).
+# OUT_DIR: $OUT when set, else BUNDLE/check-out. It receives gpu-check.log (every
+# command and its output), figures.txt (what was measured) and selftest.txt.
+#
+# Checks, each under `timeout`, the whole within GPU_CHECK_BUDGET_S (280 s):
+#  1. nvidia-smi; without a usable GPU the check stops here (exit 3).
+#  2. NCCL: every libnccl.so.2 found and its version (gpu_selftest --nccl-list);
+#     communicator init with NCCL_DEBUG=INFO (an excerpt goes to the log).
+#  3. gpu_selftest in full: kernels against host answers, 1-rank plans that
+#     launch real NCCL collectives and local kernels, kernel and 1-rank
+#     collective bandwidth against cudaMemcpy D2D.
+#  4. compute-sanitizer --tool memcheck on gpu_selftest --quick, where present.
+#  5. run --backend nccl on one GPU: a plan with a local step, at the sample's
+#     size and scaled up for a kernel time.
+#  6. The exit-2 paths: a 2-rank plan on 1 GPU, CUDA_VISIBLE_DEVICES= (no GPU),
+#     GPU sharing asked for with NCCL < 2.30, no NCCL at all.
+#  7. Only where an NCCL >= 2.30 is found: two ranks sharing the GPU
+#     (NCCL_MULTI_RANK_GPU_ENABLE): gpu_selftest's 2-rank plans; run on p->r,
+#     p->s, s->r, s(0)->s(1), uneven shapes and between meshes; 4 ranks refused
+#     (NCCL's cap of 2 per GPU); bus bandwidth of each collective at 32 MiB.
+# Ends with `N passed, M failed`. Exit: 0 all passed, 1 a check failed, 2 bad
+# usage or no bundle, 3 no usable GPU.
 set -uo pipefail
-cd "$(dirname "$0")/.."
-ROOT=$(pwd)
-OUT_DIR=${OUT:-$ROOT/build-gpu/gpu-check}
-mkdir -p "$OUT_DIR"
+export PATH=${PATH:-/usr/local/bin:/usr/bin:/bin}
+
+here=$(cd "$(dirname "$0")" && pwd)
+if [[ -x $here/bin/reshardctl ]]; then
+  BUNDLE=$here
+else
+  BUNDLE=${1:-}
+  shift || true
+  if [[ -z $BUNDLE || ! -x $BUNDLE/bin/reshardctl ]]; then
+    echo "usage: BUNDLE/gpu-check.sh [OUT_DIR]  or  scripts/gpu-check.sh BUNDLE [OUT_DIR]" >&2
+    echo "(build the bundle with scripts/gpu-bundle.sh BUNDLE)" >&2
+    exit 2
+  fi
+  BUNDLE=$(cd "$BUNDLE" && pwd)
+fi
+OUT_DIR=${1:-${OUT:-$BUNDLE/check-out}}
+mkdir -p "$OUT_DIR" || exit 2
 LOG=$OUT_DIR/gpu-check.log
+FIGURES=$OUT_DIR/figures.txt
 : >"$LOG"
-exec > >(tee -a "$LOG") 2>&1
-
-START=$(date +%s)
+: >"$FIGURES"
+BIN=$BUNDLE/bin
+SAMPLES=$BUNDLE/samples
+FAKES=$BUNDLE/test
+START=$SECONDS
 BUDGET=${GPU_CHECK_BUDGET_S:-280}
-JOBS=${GPU_CHECK_JOBS:-$(nproc)}
-SCALE=${GPU_CHECK_SCALE:-4096}
-SUMMARY=()
+PASSED=0
 FAILED=0
+SCRATCH=$(mktemp -d)
+trap 'rm -rf "$SCRATCH"' EXIT
+OUTPUT=""  # the last check's output file
 
-remaining() { echo $((BUDGET - ($(date +%s) - START))); }
+say() { echo "$*" | tee -a "$LOG"; }
+figure() { echo "$*" >>"$FIGURES"; }
 
-# stage NAME LIMIT_S CMD...: runs CMD under timeout (never past the budget),
-# records PASS/FAIL/TIMEOUT; returns CMD's status.
-stage() {
-  local name=$1 limit=$2
-  shift 2
-  local left
-  left=$(remaining)
+# check NAME LIMIT_S EXPECT CMD...: runs CMD under timeout (never past the
+# budget) and counts it. EXPECT: the exit status wanted, optionally with a
+# pattern its output must match (grep -E), as "2:PATTERN".
+check() {
+  local name=$1 limit=$2 expect=$3
+  shift 3
+  local want=${expect%%:*} pattern=""
+  [[ $expect == *:* ]] && pattern=${expect#*:}
+  local left=$((BUDGET - (SECONDS - START)))
   if ((left < 10)); then
-    SUMMARY+=("SKIP    $name (out of time)")
-    return 124
+    say "FAIL $name (out of time)"
+    FAILED=$((FAILED + 1))
+    return 1
   fi
   ((limit > left - 5)) && limit=$((left - 5))
-  echo "=== $name (limit ${limit}s): $*"
-  local t0=$(date +%s)
-  timeout --kill-after=5 "$limit" "$@"
-  local rc=$?
-  local took=$(($(date +%s) - t0))
-  case $rc in
-    0) SUMMARY+=("PASS    $name (${took}s)") ;;
-    124 | 137) SUMMARY+=("TIMEOUT $name (${limit}s)"); FAILED=1 ;;
-    *) SUMMARY+=("FAIL    $name (exit $rc, ${took}s)"); FAILED=1 ;;
-  esac
-  return $rc
+  OUTPUT=$SCRATCH/$((PASSED + FAILED)).out
+  local t0=$SECONDS
+  timeout --kill-after=5 "$limit" "$@" >"$OUTPUT" 2>&1
+  local rc=$? verdict=PASS why=""
+  if [[ $rc -eq 124 || $rc -eq 137 ]]; then
+    verdict=FAIL why=" timed out after ${limit}s"
+  elif [[ $rc -ne $want ]]; then
+    verdict=FAIL why=" exit $rc, wanted $want"
+  elif [[ -n $pattern ]] && ! grep -qE -- "$pattern" "$OUTPUT"; then
+    verdict=FAIL why=" output lacks /$pattern/"
+  fi
+  {
+    echo "=== $name: $* (exit $rc, $((SECONDS - t0))s)"
+    cat "$OUTPUT"
+  } >>"$LOG"
+  echo "$verdict $name ($((SECONDS - t0))s)$why" | tee -a "$LOG"
+  if [[ $verdict == PASS ]]; then
+    PASSED=$((PASSED + 1))
+    return 0
+  fi
+  FAILED=$((FAILED + 1))
+  tail -n 5 "$OUTPUT" | sed 's/^/    /'
+  return 1
 }
 
-echo "reshardctl gpu-check: $(date -u +%FT%TZ), commit $(git rev-parse --short HEAD 2>/dev/null || echo '?')"
-timeout 20 nvidia-smi --query-gpu=name,memory.total,driver_version,clocks.sm,clocks.mem --format=csv || echo "nvidia-smi not usable"
-
-# 1. Build.
-if [[ ${GPU_CHECK_SKIP_BUILD:-0} != 1 ]]; then
-  if stage "configure (CUDA, sm_90)" 60 cmake -S . -B build-gpu -DCMAKE_BUILD_TYPE=Release -DRESHARDCTL_GPU=ON \
-    -DCMAKE_CUDA_ARCHITECTURES=90; then
-    stage "build" 150 cmake --build build-gpu -j"$JOBS"
-  elif [[ -x build-gpu/gpu_selftest ]]; then
-    echo "configure failed; using the binaries already in build-gpu"
-  fi
-fi
-if [[ ! -x build-gpu/reshardctl || ! -x build-gpu/gpu_selftest ]]; then
-  echo "no binaries in build-gpu; stopping"
-  printf '%s\n' "${SUMMARY[@]}" | tee "$OUT_DIR/summary.txt"
-  exit 1
-fi
-
-# 2. Unit and golden tests (gpu.selftest.quick among them).
-stage "ctest" 60 ctest --test-dir build-gpu -j"$JOBS" --output-on-failure
-
-# 3. Kernels vs the host reference, the NCCL backend vs the reference executor,
-#    kernel bandwidth vs cudaMemcpy D2D.
-stage "gpu_selftest" 60 bash -o pipefail -c "build-gpu/gpu_selftest | tee '$OUT_DIR/selftest.txt'"
-
-# 4. `run --backend nccl` on the 1-rank sample: correctness, then at a size
-#    where bandwidth means something.
-run_sample() {  # NAME FILE EXTRA_ARGS...
-  local name=$1 file=$2
-  shift 2
-  stage "run $name" 40 bash -o pipefail -c "build-gpu/reshardctl run '$file' --backend nccl --apply $* | tee '$OUT_DIR/run-$name.txt'"
+finish() {
+  {
+    echo "--- figures ($FIGURES)"
+    cat "$FIGURES"
+    echo "$PASSED passed, $FAILED failed"
+  } | tee -a "$LOG"
+  exit "$1"
 }
-if build-gpu/reshardctl run --help >/dev/null 2>&1; then
-  run_sample single_rank samples/single_rank.ir --seed 1
-  run_sample single_rank_scaled samples/single_rank.ir --seed 1 --scale "$SCALE" --iters 5
-else
-  SUMMARY+=("SKIP    run --backend nccl (this build has no 'run' subcommand yet)")
-fi
 
-# 4b. The multi-process (mpirun) mode: on one GPU only a world of one process
-#     can run it (--launcher mpi, an MPI singleton): unique id over MPI,
-#     ncclCommInitRank, ncclCommSplit, the piece exchange.
-if grep -qs RESHARDCTL_HAVE_MPI build-gpu/src/tool/CMakeFiles/reshardctl.dir/flags.make; then
-  run_sample single_rank_mpi samples/single_rank.ir --seed 1 --launcher mpi
-else
-  SUMMARY+=("SKIP    multi-process mode (built without MPI)")
-fi
-SUMMARY+=("SKIP    2+ MPI processes (one GPU: NCCL 2.28 refuses two ranks on one GPU)")
+say "reshardctl gpu-check: $(date -u +%FT%TZ), bundle $BUNDLE"
+head -n 4 "$BUNDLE/MANIFEST" 2>/dev/null | tee -a "$LOG"
+figure "bundle: $(sed -n 's/^commit: //p' "$BUNDLE/MANIFEST" 2>/dev/null)"
 
-# 5. Two ranks on one GPU: only with NCCL >= 2.30 (NCCL_MULTI_RANK_GPU_ENABLE),
-#    which the pip package nvidia-nccl-cu13 may bring; NCCL 2.28 refuses it.
-PIP_NCCL=$(python3 - <<'PY' 2>/dev/null
-import ctypes, glob, os
-try:
-    import nvidia.nccl
-    roots = list(nvidia.nccl.__path__)
-except Exception:
-    roots = []
-for root in roots:
-    for lib in glob.glob(os.path.join(root, "lib", "libnccl.so*")):
-        try:
-            handle = ctypes.CDLL(lib)
-            version = ctypes.c_int()
-            if handle.ncclGetVersion(ctypes.byref(version)) == 0:
-                print(version.value, lib)
-                raise SystemExit
-        except OSError:
-            pass
-PY
-)
-PIP_VERSION=${PIP_NCCL%% *}
-PIP_LIB=${PIP_NCCL#* }
-if [[ -n $PIP_NCCL && $PIP_VERSION -ge 23000 ]]; then
-  echo "pip NCCL $PIP_VERSION at $PIP_LIB: two ranks share GPU 0"
-  # LD_PRELOAD wins over the RUNPATH to /usr/local/cuda; NVLS does not work with
-  # shared GPUs (NCCL docs), so it is off.
-  export LD_PRELOAD=$PIP_LIB LD_LIBRARY_PATH=$(dirname "$PIP_LIB"):${LD_LIBRARY_PATH:-}
-  export RESHARDCTL_ALLOW_SHARED_GPU=1 NCCL_MULTI_RANK_GPU_ENABLE=1 NCCL_NVLS_ENABLE=0 RESHARDCTL_NCCL_TIMEOUT_S=30
-  stage "gpu_selftest, 2 ranks on one GPU (NCCL $PIP_VERSION)" 60 \
-    bash -o pipefail -c "build-gpu/gpu_selftest --quick | tee '$OUT_DIR/selftest-shared.txt'"
-  if build-gpu/reshardctl run --help >/dev/null 2>&1; then
-    run_sample seed_mlp_before samples/seed_mlp_before.ir --seed 1
-    run_sample seed_mlp_after samples/seed_mlp_after.ir --seed 1
-  fi
-  unset LD_PRELOAD RESHARDCTL_ALLOW_SHARED_GPU NCCL_MULTI_RANK_GPU_ENABLE
-else
-  SUMMARY+=("SKIP    2-rank samples (no pip NCCL >= 2.30: found '${PIP_NCCL:-none}')")
+# 1. The GPU.
+if ! check "nvidia-smi" 20 0 nvidia-smi --query-gpu=name,memory.total,driver_version,clocks.sm,clocks.mem \
+  --format=csv,noheader; then
+  say "no usable GPU: nvidia-smi is missing or fails; the GPU checks cannot run here"
+  check "no GPU: gpu_selftest skips (exit 77)" 30 77 "$BIN/gpu_selftest" --quick
+  check "no GPU: run --backend nccl exits 2 with the reason" 30 "2:nccl backend is not available" \
+    "$BIN/reshardctl" run --backend nccl "$SAMPLES/single_gpu_steps.ir"
+  finish 3
 fi
+figure "gpu: $(head -n 1 "$OUTPUT")"
+GPUS=$(nvidia-smi -L 2>/dev/null | grep -c '^GPU ')
+figure "gpus: $GPUS"
 
+# 2. NCCL: which, and does a communicator come up.
+check "NCCL found and loadable" 30 "0:^NCCL used" "$BIN/gpu_selftest" --nccl-list
+grep '^NCCL' "$OUTPUT" | sed 's/^/nccl: /' >>"$FIGURES"
+NCCL_USED=$(awk '/^NCCL used/ {print $3}' "$OUTPUT")
+# The newest >= 2.30 and the newest < 2.30 that are usable ("-" marks unusable).
+NCCL_SHARED=$(awk '$1 == "NCCL" && $2 != "used" && $2 != "-" && $2 != "none" {print $2, $3}' "$OUTPUT" |
+  sort -V | awk '{split($1, v, "."); if (v[1] > 2 || (v[1] == 2 && v[2] >= 30)) lib = $2} END {print lib}')
+NCCL_OLD=$(awk '$1 == "NCCL" && $2 != "used" && $2 != "-" && $2 != "none" {print $2, $3}' "$OUTPUT" |
+  sort -V | awk '{split($1, v, "."); if (v[1] == 2 && v[2] < 30) lib = $2} END {print lib}')
+check "NCCL init (NCCL_DEBUG=INFO), 1 rank" 60 "0:NCCL INFO" \
+  env NCCL_DEBUG=INFO NCCL_DEBUG_SUBSYS=INIT,ENV "$BIN/reshardctl" run --backend nccl "$SAMPLES/single_gpu_steps.ir"
 {
-  echo "=== summary ($(($(date +%s) - START))s of ${BUDGET}s)"
-  printf '%s\n' "${SUMMARY[@]}"
-  echo "--- figures"
-  grep -hE '^(INFO|BENCH|PASS|FAIL|SKIP)' "$OUT_DIR"/selftest*.txt 2>/dev/null || true
-  tail -n 3 "$OUT_DIR"/run-*.txt 2>/dev/null || true
-} | tee "$OUT_DIR/summary.txt"
-exit $FAILED
+  echo "--- NCCL_DEBUG=INFO excerpt"
+  grep -m 20 'NCCL INFO' "$OUTPUT"
+} >>"$LOG"
+grep -m 1 -o 'NCCL version [^ ]*' "$OUTPUT" | sed 's/^/nccl init: /' >>"$FIGURES"
+
+# 3. The self-test in full.
+if check "gpu_selftest (kernels, 1-rank plans, bandwidth)" 120 0 "$BIN/gpu_selftest"; then :; fi
+cp "$OUTPUT" "$OUT_DIR/selftest.txt"
+grep -E '^(INFO|PASS|FAIL|SKIP|BENCH)' "$OUTPUT" | sed 's/^/selftest: /' >>"$FIGURES"
+
+# 4. Memory errors in the kernels and the backend.
+SANITIZER=$(command -v compute-sanitizer || ls /usr/local/cuda/bin/compute-sanitizer 2>/dev/null || true)
+if [[ -n $SANITIZER ]]; then
+  check "compute-sanitizer memcheck: gpu_selftest --quick" 120 "0:ERROR SUMMARY: 0 errors" \
+    "$SANITIZER" --tool memcheck --error-exitcode 99 "$BIN/gpu_selftest" --quick
+  grep -m 1 'ERROR SUMMARY' "$OUTPUT" | sed 's/^/memcheck: /' >>"$FIGURES"
+else
+  say "SKIP compute-sanitizer (not found)"
+fi
+
+# 5. `run` on one GPU: a plan whose step launches kernels, then at 64 MiB.
+check "run --backend nccl, 1 rank (local kernels)" 60 "0:passed, 0 failed" \
+  "$BIN/reshardctl" run --backend nccl "$SAMPLES/single_gpu_steps.ir" --seed 3
+check "run --backend nccl, 1 rank, --scale 8192 --iters 5" 90 "0:passed, 0 failed" \
+  "$BIN/reshardctl" run --backend nccl "$SAMPLES/single_gpu_steps.ir" --seed 3 --scale 8192 --iters 5
+grep -E '^ +[0-9]+ ' "$OUTPUT" | sed 's/^/run 1 rank: /' >>"$FIGURES"
+
+# 6. What must exit 2 with a reason.
+if ((GPUS < 2)); then
+  check "2-rank seed on 1 GPU exits 2" 60 "2:need 2 GPUs, but 1 GPU" \
+    "$BIN/reshardctl" run --apply --backend nccl "$SAMPLES/seed_mlp_before.ir"
+fi
+check "CUDA_VISIBLE_DEVICES= exits 2" 60 "2:no usable GPU" \
+  env CUDA_VISIBLE_DEVICES= "$BIN/reshardctl" run --backend nccl "$SAMPLES/single_gpu_steps.ir"
+check "no NCCL exits 2" 30 "2:cannot load NCCL" \
+  env RESHARDCTL_NCCL_LIB=/nonexistent/libnccl.so.2 "$BIN/reshardctl" run --backend nccl "$SAMPLES/single_gpu_steps.ir"
+# Sharing with an NCCL < 2.30: a real one where found, else the bundle's fake
+# 2.27 (refused before any NCCL call, so a fake suffices).
+old=${NCCL_OLD:-$FAKES/nccl-2.27/libnccl.so.2}
+if ((GPUS < 2)); then
+  check "GPU sharing asked with NCCL < 2.30 exits 2 ($old)" 60 "2:needs NCCL >= 2.30" \
+    env RESHARDCTL_ALLOW_SHARED_GPU=1 RESHARDCTL_NCCL_LIB="$old" \
+    "$BIN/reshardctl" run --apply --backend nccl "$SAMPLES/seed_mlp_before.ir"
+  check "gpu_selftest --shared with NCCL < 2.30 fails (not SKIP)" 60 "1:2 rank\(s\) cannot start although asked for" \
+    env RESHARDCTL_NCCL_LIB="$old" "$BIN/gpu_selftest" --two-ranks --shared
+fi
+
+# 7. Two ranks on one GPU: NCCL >= 2.30 only.
+if [[ -z $NCCL_SHARED ]]; then
+  say "SKIP two ranks on one GPU: no NCCL >= 2.30 found (in use: NCCL ${NCCL_USED:-none})"
+  figure "shared GPU: not checked (no NCCL >= 2.30)"
+else
+  say "two ranks on one GPU with $NCCL_SHARED"
+  export RESHARDCTL_NCCL_LIB=$NCCL_SHARED RESHARDCTL_ALLOW_SHARED_GPU=1 RESHARDCTL_NCCL_TIMEOUT_S=60
+  check "shared GPU: gpu_selftest --two-ranks --shared" 120 "0:nccl backend, 2 rank" \
+    "$BIN/gpu_selftest" --two-ranks --shared
+  grep -E '^(PASS|FAIL) nccl backend' "$OUTPUT" | sed 's/^/shared selftest: /' >>"$FIGURES"
+  check "shared GPU: run p->r, p->s, s->r, s(0)->s(1), uneven, between meshes" 60 "0:passed, 0 failed" \
+    "$BIN/reshardctl" run --backend nccl "$SAMPLES/two_rank_cases.ir" --seed 5
+  check "shared GPU: the seed program (--apply)" 60 "0:passed, 0 failed" \
+    "$BIN/reshardctl" run --apply --backend nccl "$SAMPLES/seed_mlp_before.ir"
+  check "shared GPU: 4 ranks on one GPU exceed NCCL's 2 and exit 2" 60 "2:documents at most 2" \
+    "$BIN/reshardctl" run --apply --backend nccl "$SAMPLES/tp_mlp_2x2_before.ir"
+  check "shared GPU: bus bandwidth, 32 MiB per tensor" 120 "0:passed, 0 failed" \
+    "$BIN/reshardctl" run --backend nccl "$SAMPLES/two_rank_bandwidth.ir" --scale 4096 --iters 5
+  grep -E '^ +[0-9]+ ' "$OUTPUT" | sed 's/^/shared busbw (cost model: 370 GB\/s per link): /' >>"$FIGURES"
+  unset RESHARDCTL_NCCL_LIB RESHARDCTL_ALLOW_SHARED_GPU
+fi
+
+((FAILED == 0)) && finish 0
+finish 1

@@ -46,5 +46,30 @@ for input in "$plan_dir"/*.ir; do
     *) plan_golden "$input" "$name" ;;
   esac
 done
+# Programs inside logs (tests/logs.cmake): run from the root, as ctest does,
+# so outputs name files by relative path.
+(
+  cd "$root"
+  logs=tests/golden/logs train=tests/golden/logs/train.log
+  "$tool" list "$train" >"$logs/train.list.txt"
+  "$tool" list --json "$train" >"$logs/train.list.json"
+  "$tool" list "$logs/cinn_2023.log" >"$logs/cinn_2023.list.txt"
+  "$tool" list "$logs/cinn_2025.log" >"$logs/cinn_2025.list.txt"
+  "$tool" print "$train" 2>"$logs/train.usage.stderr" || true
+  "$tool" print --program 1 "$train" -o "$logs/train.program1.ir"
+  "$tool" print "$logs/one_program.log" -o "$logs/one_program.program.ir"
+  "$tool" apply --program 1 "$train" -o "$logs/train.program2.ir"
+  "$tool" plan --apply --program 1 "$train" -o "$logs/train.plan.txt"
+  "$tool" diff --program 1 --program 2 "$train" >"$logs/train.diff.txt" || true
+  "$tool" print --program 2 "$logs/cinn_2023.log" -o "$logs/cinn_2023.program2.ir"
+  "$tool" print --program 2 "$logs/cinn_2025.log" -o "$logs/cinn_2025.program2.ir"
+  for input in "$logs"/bad-*.log; do
+    (cd "$logs" && "$tool" print "$(basename "$input")" -o /dev/null 2>"$(basename "${input%.log}").stderr") || true
+  done
+)
+for case_file in "$root"/tests/golden/validate/*.ir "$root"/tests/golden/validate/*.case; do
+  name=$(basename "${case_file%.*}")
+  REGEN=1 "$root/tests/run_validate_golden.sh" "$tool" "$case_file" "$root/tests/golden/validate/$name.expected"
+done
 git -C "$root" status --short tests/golden
 echo "Now review: git diff tests/golden"

@@ -5,7 +5,7 @@
 set -euo pipefail
 cd "$(dirname "$0")/.."
 
-scripts/install-packages.sh cmake g++ make python3 libcli11-dev nlohmann-json3-dev tao-pegtl-dev libfmt-dev doctest-dev
+scripts/install-packages.sh cmake g++ make python3 libcli11-dev nlohmann-json3-dev tao-pegtl-dev libfmt-dev doctest-dev libeigen3-dev
 
 werror=OFF
 [ -n "${CI:-}" ] && werror=ON

@@ -86,3 +86,19 @@ add_test(NAME run.samples COMMAND ${RUN_TEST} $<TARGET_FILE:reshardctl> samples 
 add_test(NAME run.goldens COMMAND ${RUN_TEST} $<TARGET_FILE:reshardctl> goldens ${GOLDEN_DIR})
 add_test(NAME run.fault COMMAND ${RUN_TEST} $<TARGET_FILE:reshardctl> fault ${CMAKE_SOURCE_DIR}/samples/tp_mlp_2x2_before.ir)
 add_test(NAME run.nccl-without-gpu COMMAND ${RUN_TEST} $<TARGET_FILE:reshardctl> nccl ${CMAKE_SOURCE_DIR}/samples/seed_mlp_before.ir)
+
+# `validate` (tests/run_validate_golden.sh): validate/NAME.ir (flags in
+# NAME.flags) or validate/NAME.case ("INPUT FLAGS...") → NAME.expected, the
+# exit code with standard output and error. wrong_*.ir must also pass verify
+# and apply.
+set(VALIDATE_GOLDEN_DIR ${GOLDEN_DIR}/validate)
+file(GLOB VALIDATE_CASES CONFIGURE_DEPENDS ${VALIDATE_GOLDEN_DIR}/*.ir ${VALIDATE_GOLDEN_DIR}/*.case)
+foreach(file ${VALIDATE_CASES})
+  get_filename_component(name ${file} NAME_WE)
+  add_test(NAME golden.validate.${name}
+           COMMAND ${CMAKE_SOURCE_DIR}/tests/run_validate_golden.sh $<TARGET_FILE:reshardctl> ${file}
+                   ${VALIDATE_GOLDEN_DIR}/${name}.expected)
+endforeach()
+add_test(NAME validate.nccl-without-gpu
+         COMMAND ${CMAKE_SOURCE_DIR}/tests/run_validate_golden.sh $<TARGET_FILE:reshardctl> nccl
+                 ${CMAKE_SOURCE_DIR}/samples/seed_mlp_before.ir)

@@ -3,6 +3,7 @@
 # repository root so file names in the output are relative:
 #   run_cli_case.sh EXPECTED_EXIT EXPECTED_STDOUT TOOL ARGS...
 # EXPECTED_STDOUT is a file holding the exact standard output, or "-" for none.
+# With EXPECTED_STDERR set (ctest ENVIRONMENT), standard error must be that file's text.
 set -u
 expected_exit=$1 expected_stdout=$2
 shift 2
@@ -18,5 +19,9 @@ if [ "$expected_stdout" = "-" ]; then
 elif ! cmp -s "$expected_stdout" "$work/stdout"; then
   diff -u "$expected_stdout" "$work/stdout" | head -40
   echo "FAIL: standard output differs from $expected_stdout"; exit 1
+fi
+if [ -n "${EXPECTED_STDERR:-}" ] && ! cmp -s "$EXPECTED_STDERR" "$work/stderr"; then
+  diff -u "$EXPECTED_STDERR" "$work/stderr" | head -40
+  echo "FAIL: standard error differs from $EXPECTED_STDERR"; exit 1
 fi
 echo ok

@@ -26,12 +26,16 @@ class BackendError : public std::runtime_error {
 struct ExecutionStats {
   double seconds = 0;      // time of the plan's steps only, no host<->device copies
   int64_t bytesMoved = 0;  // bytes all ranks handed to the communication primitives (step_program.h)
+  int64_t ncclCalls = 0;   // GPU backends: NCCL calls issued (proof that collectives really ran)
+  int64_t kernels = 0;     // GPU backends: kernels launched for local steps
 };
 
 class ExecutionBackend {
  public:
   virtual ~ExecutionBackend() = default;
   virtual std::string_view name() const = 0;
+  // The name with what it runs on, for `run`'s last lines ("nccl (NCCL 2.28.9, PATH)").
+  virtual std::string description() const { return std::string(name()); }
   // Runs `plan` on `tensor` (host pieces in, host pieces out, as executePlan
   // does). Throws ExecutionError (cpu_executor.h) or BackendError on failure.
   virtual ExecutionStats execute(const Plan& plan, DistTensor& tensor) = 0;

@@ -256,21 +256,9 @@ std::map<std::vector<int64_t>, WholePartial> collectPieces(const DistTensor& ten
 std::vector<double> reduceWholes(std::map<std::vector<int64_t>, WholePartial> wholes, const DistTensor& tensor) {
   std::map<std::vector<int64_t>, std::vector<double>> values;
   for (auto& [key, whole] : wholes) values[key] = std::move(whole.values.values);
-  for (size_t dim : partialMeshDims(tensor.layout)) {
-    std::map<std::vector<int64_t>, std::vector<std::vector<double>>> groups;  // by the outer coordinates
-    for (auto& [key, data] : values) groups[{key.begin() + 1, key.end()}].push_back(std::move(data));
-    values.clear();
-    for (auto& [outer, members] : groups) {
-      std::vector<double> reduced(members.front().size());
-      std::vector<double> column(members.size());
-      for (size_t i = 0; i < reduced.size(); ++i) {
-        for (size_t m = 0; m < members.size(); ++m) column[m] = members[m][i];
-        reduced[i] = reduceValues(tensor.layout.placements[dim].reduce, tensor.dtype, column);
-      }
-      values[outer] = std::move(reduced);
-    }
-  }
-  return values.begin()->second;
+  std::vector<ReduceType> types;
+  for (size_t dim : partialMeshDims(tensor.layout)) types.push_back(tensor.layout.placements[dim].reduce);
+  return reducePartialWholes(std::move(values), types, tensor.dtype);
 }
 
 }  // namespace

@@ -8,6 +8,7 @@
 
 #include "exec/cpu_executor.h"
 #include "exec/reference_data.h"
+#include "reshard/cost_model.h"
 #include "reshard/local_box.h"
 
 namespace reshardctl {
@@ -64,7 +65,8 @@ ExecutionStats executeWithFault(const Plan& plan, DistTensor& tensor, ExecutionB
   ExecutionStats before = backend.execute(subPlan(plan, 0, fault->step + 1), tensor);
   corrupt(tensor, fault->kind);
   ExecutionStats after = backend.execute(subPlan(plan, fault->step + 1, plan.steps.size()), tensor);
-  return ExecutionStats{before.seconds + after.seconds, before.bytesMoved + after.bytesMoved};
+  return ExecutionStats{before.seconds + after.seconds, before.bytesMoved + after.bytesMoved,
+                        before.ncclCalls + after.ncclCalls, before.kernels + after.kernels};
 }
 
 }  // namespace
@@ -87,18 +89,9 @@ std::optional<Fault> parseFault(std::string_view text) {
   return fault;
 }
 
-double busFactor(const Step& step) {
-  const double n = step.groups.empty() ? 1.0 : static_cast<double>(step.groups.front().size());
-  switch (step.kind) {
-    case StepKind::AllReduce: return n > 1 ? 2.0 * (n - 1) / n : 0.0;
-    case StepKind::AllGather:
-    case StepKind::ReduceScatter:
-    case StepKind::AllToAll: return n > 1 ? (n - 1) / n : 0.0;
-    case StepKind::SendRecv: return 1.0;
-    case StepKind::Slice:
-    case StepKind::PartialInit: return 0.0;
-  }
-  return 0.0;
+double stepBusBytes(const Step& step) {
+  const int64_t groupSize = step.groups.empty() ? 1 : std::ssize(step.groups.front());
+  return busBytes(step.kind, groupSize, step.bytesPerRank);
 }
 
 ReshardRequest scaledRequest(const ReshardRequest& request, int64_t factor) {
@@ -121,7 +114,7 @@ ReshardOutcome runReshard(const ReshardRequest& request, const Plan& plan, Execu
   const GlobalTensor global = randomGlobalTensor(request.shape, request.dtype, needsLogicalValues(request), rng);
   const DistTensor source = makeSourcePieces(global, plan.src, rng);
 
-  for (const Step& step : plan.steps) outcome.busBytes += static_cast<double>(step.bytesPerRank) * busFactor(step);
+  for (const Step& step : plan.steps) outcome.busBytes += stepBusBytes(step);
   const int iterations = std::max(1, settings.iterations);
   double timed = 0;
   int timedRuns = 0;

@@ -37,7 +37,7 @@ struct ReshardOutcome {
   double maxError = 0;
   std::string problem;     // why it failed (empty when it passed)
   int64_t bytesMoved = 0;  // per run, as ExecutionStats counts it
-  double busBytes = 0;     // per run: Σ step bytes × nccl-tests' bus factor
+  double busBytes = 0;     // per run: Σ nccl-tests' bus bytes of each step (cost_model.h busBytes)
   double seconds = 0;      // per run (mean over the timed iterations)
   double busBandwidthGBs() const { return seconds > 0 ? busBytes / seconds / 1e9 : 0; }
 };
@@ -48,9 +48,8 @@ struct ReshardOutcome {
 ReshardOutcome runReshard(const ReshardRequest& request, const Plan& plan, ExecutionBackend& backend,
                           const RunSettings& settings, size_t index, const Fault* fault);
 
-// nccl-tests' bus-bandwidth factor for one step: all_reduce 2(n-1)/n;
-// all_gather, reduce_scatter, all_to_all (n-1)/n; send_recv 1; local steps 0.
-double busFactor(const Step& step);
+// nccl-tests' bus bytes of one step on its groups (reshard/cost_model.h busBytes).
+double stepBusBytes(const Step& step);
 
 // `request` with its largest dim multiplied by `factor`, and unknown (-1)
 // dims given a size (a dump's dynamic dims have none to run with).

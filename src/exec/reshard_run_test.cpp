@@ -34,15 +34,37 @@ TEST_CASE("scaling multiplies the largest dim and sizes dynamic dims") {
   CHECK(scaledRequest(request, 1).shape == std::vector<int64_t>{4, 8, 3});
 }
 
-TEST_CASE("bus factors are nccl-tests'") {
+TEST_CASE("bus bytes are nccl-tests' (all_gather counts the gathered total, not the send buffer)") {
   Step step;
   step.groups = {{0, 1, 2, 3}};
+  step.bytesPerRank = 1000;  // the send buffer of all_reduce, all_gather; the input of reduce_scatter
   step.kind = StepKind::AllReduce;
-  CHECK(busFactor(step) == doctest::Approx(1.5));
+  CHECK(stepBusBytes(step) == doctest::Approx(1500));  // 1000 x 2(n-1)/n
   step.kind = StepKind::AllGather;
-  CHECK(busFactor(step) == doctest::Approx(0.75));
+  CHECK(stepBusBytes(step) == doctest::Approx(3000));  // total 4000 x (n-1)/n
+  step.kind = StepKind::ReduceScatter;
+  CHECK(stepBusBytes(step) == doctest::Approx(750));   // 1000 x (n-1)/n
+  step.kind = StepKind::SendRecv;
+  CHECK(stepBusBytes(step) == doctest::Approx(1000));
   step.kind = StepKind::Slice;
-  CHECK(busFactor(step) == 0.0);
+  CHECK(stepBusBytes(step) == 0.0);
+  step.kind = StepKind::AllGather;
+  step.groups = {{0}};
+  CHECK(stepBusBytes(step) == 0.0);  // a group of one moves nothing over a link
+}
+
+TEST_CASE("run's bus bytes are the cost model's: an all_gather row prices what it reports") {
+  ProcessMesh mesh{{4}, {0, 1, 2, 3}, true};
+  const ReshardRequest request{{64, 8}, DType::F32, TensorDistAttr{mesh, {0, -1}, {}, {}},
+                               TensorDistAttr{mesh, {-1, -1}, {}, {}}};
+  CostModel costs;
+  costs.launchUs = 0;
+  costs.link = {1.0, 0.0};  // 1 GB/s, no latency: the estimate is bus bytes / 1e3 us
+  const Plan plan = planMinCost(request, costs);
+  REQUIRE(plan.steps.size() == 1);
+  REQUIRE(plan.steps[0].kind == StepKind::AllGather);
+  CHECK(stepBusBytes(plan.steps[0]) == doctest::Approx(64 * 8 * 4 * 3 / 4.0));  // the 2 KiB result x 3/4
+  CHECK(plan.steps[0].estUs == doctest::Approx(stepBusBytes(plan.steps[0]) / 1e3));
 }
 
 TEST_CASE("a plan run on the CPU backend passes; an injected fault fails it") {

@@ -13,6 +13,7 @@
 
 #include "exec/cpu_executor.h"
 #include "exec/element_codec.h"
+#include "exec/gpu/selftest_plans.h"
 #include "exec/reference_data.h"
 #include "exec/step_program.h"
 #include "reshard/planner.h"
@@ -271,23 +272,10 @@ struct Maker {
   }
 };
 
-void checkRandom(Maker& maker, bool crossMesh) {
-  const ProcessMesh source = maker.mesh(0);
-  const ProcessMesh destination = crossMesh ? maker.mesh(maker.oneOf(std::array<int64_t, 3>{{8, 2, 0}})) : source;
-  std::vector<int64_t> shape(static_cast<size_t>(maker.pick(0, 3)));
-  for (int64_t& extent : shape) extent = maker.pick(0, 9) == 0 ? 0 : maker.pick(1, 7);
-  const bool logical = maker.pick(0, 4) == 0;
-  const ReduceType logicalType = maker.pick(0, 1) == 0 ? ReduceType::Any : ReduceType::All;
-  const ReshardRequest request{shape, maker.oneOf(kDTypes), maker.attr(source, shape.size(), logical, logicalType),
-                               maker.attr(destination, shape.size(), logical, logicalType)};
-  Plan plan;
-  try {
-    plan = planMinCost(request, CostModel{});
-  } catch (const PlanError&) {
-    return;
-  }
-  const GlobalTensor global = randomGlobalTensor(request.shape, request.dtype, logical, maker.rng);
-  const DistTensor start = makeSourcePieces(global, plan.src, maker.rng);
+// Runs `plan` step by step on the emulator and on the reference executor.
+void checkPlan(const Plan& plan, bool logical, std::mt19937_64& rng) {
+  const GlobalTensor global = randomGlobalTensor(plan.shape, plan.dtype, logical, rng);
+  const DistTensor start = makeSourcePieces(global, plan.src, rng);
   DistTensor reference = start;
   Emulator device(start);
   for (const Step& step : plan.steps) {
@@ -308,6 +296,30 @@ void checkRandom(Maker& maker, bool crossMesh) {
   reference.layout = plan.dst;
   const PieceCheck check = checkDestinationPieces(reference, global);
   CHECK_MESSAGE(check.ok(), check.problem);
+}
+
+void checkRandom(Maker& maker, bool crossMesh) {
+  const ProcessMesh source = maker.mesh(0);
+  const ProcessMesh destination = crossMesh ? maker.mesh(maker.oneOf(std::array<int64_t, 3>{{8, 2, 0}})) : source;
+  std::vector<int64_t> shape(static_cast<size_t>(maker.pick(0, 3)));
+  for (int64_t& extent : shape) extent = maker.pick(0, 9) == 0 ? 0 : maker.pick(1, 7);
+  const bool logical = maker.pick(0, 4) == 0;
+  const ReduceType logicalType = maker.pick(0, 1) == 0 ? ReduceType::Any : ReduceType::All;
+  const ReshardRequest request{shape, maker.oneOf(kDTypes), maker.attr(source, shape.size(), logical, logicalType),
+                               maker.attr(destination, shape.size(), logical, logicalType)};
+  Plan plan;
+  try {
+    plan = planMinCost(request, CostModel{});
+  } catch (const PlanError&) {
+    return;
+  }
+  checkPlan(plan, logical, maker.rng);
+}
+
+bool logicalSource(const Plan& plan) {
+  return std::any_of(plan.src.placements.begin(), plan.src.placements.end(), [](const Placement& p) {
+    return p.isPartial() && (p.reduce == ReduceType::Any || p.reduce == ReduceType::All);
+  });
 }
 
 }  // namespace
@@ -371,4 +383,15 @@ TEST_CASE("step programs: the lowering rejects what the reference executor rejec
   step.to = Layout{mesh, {Placement::replicate()}};
   CHECK_THROWS_AS(lowerStep(step, {4}, DType::F32, {{0, Box{{0}, {4}}}}, 4), ExecutionError);
   CHECK_THROWS_AS(lowerStep(step, {4}, DType::F32, {{0, Box{{0}, {4}}}, {1, Box{{0}, {2}}}}, 4), ExecutionError);
+}
+
+TEST_CASE("step programs: gpu_selftest's plans (hand-built 1-rank steps, 2-rank plans) pass the host emulation") {
+  std::mt19937_64 rng(7003);
+  for (const std::vector<Plan>& plans : {gpu::singleRankPlans(), gpu::twoRankPlans()})
+    for (const Plan& plan : plans) {
+      CAPTURE(layoutText(plan.src));
+      CAPTURE(layoutText(plan.dst));
+      CAPTURE(dtypeName(plan.dtype));
+      checkPlan(plan, logicalSource(plan), rng);
+    }
 }

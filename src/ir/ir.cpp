@@ -86,6 +86,12 @@ Value* Program::addBlockArgument(Block* block, std::string_view keywordName) {
   return arg;
 }
 
+void Program::setArgumentAttributes(Value* argument, std::string_view text) {
+  Block* block = argument->ownerBlock;
+  if (block->argumentAttributes_.size() <= argument->index) block->argumentAttributes_.resize(argument->index + 1);
+  block->argumentAttributes_[argument->index] = text;
+}
+
 Operation* Program::createOp(const OpSpec& spec) {
   Operation* op = arena_.make<Operation>();
   op->name_ = spec.name;
@@ -94,6 +100,7 @@ Operation* Program::createOp(const OpSpec& spec) {
   op->location_ = spec.location;
   op->distAttrLocation_ = spec.distAttrLocation;
   op->regionSyntax_ = spec.regionSyntax;
+  op->spelling_ = spec.spelling;
   if (spec.debugId) {
     op->debugId_ = *spec.debugId;
     usesDebugIds_ = true;

@@ -14,6 +14,7 @@
 #include <optional>
 #include <string>
 #include <string_view>
+#include <unordered_map>
 #include <vector>
 
 #include "ir/arena.h"
@@ -66,13 +67,21 @@ struct Value {
   void replaceAllUsesWith(Value* other);
 };
 
-// How a region op's header is spelled; kept so a dump prints back as it came.
+// Which printer wrote a region op's header; kept so a dump prints back as it
+// came (the syntax/printer.cpp functions cite Paddle's code for each).
 enum class RegionSyntax : uint8_t {
-  None,        // a generic op, regions (if any) printed generically
-  If,          // "pd_op.if" (%c) {..} -> T {  ... } else { ... }
-  LegacyIf,    // pd_op.if (%c) {..} -> T{    (March-April 2024 printer)
-  While,       // "pd_op.while" (cond=%c, inputs=..) {
-  LegacyWhile, // "pd_op.while"(cond=%c, inputs=..) {
+  None,   // generic: the op line, then each block as `{ ... }` on the lines after it
+  If,     // IfOp::Print: "pd_op.if" (%c) {attrs} -> T { ... } else { ... }
+  Group,  // GroupOp::Print, FusionOp::Print: "cinn_op.group" (%x) -> T { ... } (no attribute dict)
+  While,  // WhileOp::Print: "pd_op.while" (cond=%c, inputs=%a) { ^%arg_0 ... }
+};
+
+// Spellings of a custom-printed header that Paddle changed over the years,
+// kept as read (a hand-written mix prints back as it came too).
+struct HeaderSpelling {
+  bool unquotedName = false;   // `= pd_op.if (` (IfOp::Print until May 2024), `= cinn_op.group (` (2023)
+  bool braceAttached = false;  // `-> T{` (IfOp::Print until May 2024) instead of `-> T {`
+  bool parenAttached = false;  // `"pd_op.while"(cond=` (WhileOp::Print until May 2024)
 };
 
 class Operation {
@@ -93,6 +102,7 @@ class Operation {
 
   const std::vector<Block*>& regions() const;
   RegionSyntax regionSyntax() const { return regionSyntax_; }
+  HeaderSpelling headerSpelling() const { return spelling_; }
 
   Block* parentBlock() const { return parent_; }
   Operation* next() const { return next_; }
@@ -126,6 +136,7 @@ class Operation {
   static constexpr uint32_t kNoDebugId = UINT32_MAX;
   uint32_t debugId_ = kNoDebugId;
   RegionSyntax regionSyntax_ = RegionSyntax::None;
+  HeaderSpelling spelling_;
 };
 
 class Block {
@@ -137,6 +148,14 @@ class Block {
 
   const std::vector<Value*>& arguments() const { return arguments_; }
   bool argumentsAreKeywords() const { return keywordArguments_; }
+  // Since late 2024 PrintBlock writes `^kw:` alone, then one argument a line.
+  bool argumentsOnOwnLines() const { return argumentsOnOwnLines_; }
+  void setArgumentsOnOwnLines(bool own) { argumentsOnOwnLines_ = own; }
+  // The ` {attrs}` Paddle prints after a block argument the first time it
+  // prints it (IrPrinter::PrintValue, 2025); "" when the dump had none.
+  std::string_view argumentAttributes(size_t index) const {
+    return index < argumentAttributes_.size() ? argumentAttributes_[index] : std::string_view();
+  }
 
   void insertBefore(Operation* before, Operation* op);  // before == nullptr: at the end
   void remove(Operation* op);                           // unlinks; the op keeps its uses
@@ -163,7 +182,9 @@ class Block {
   Operation* last_ = nullptr;
   Operation* parentOp_ = nullptr;
   std::vector<Value*> arguments_;
+  std::vector<std::string_view> argumentAttributes_;  // by argument index; often empty
   bool keywordArguments_ = false;
+  bool argumentsOnOwnLines_ = false;
 };
 
 // What an op is made of; Program::createOp turns it into an Operation.
@@ -176,6 +197,7 @@ struct OpSpec {
   uint32_t location = 0;
   uint32_t distAttrLocation = 0;
   RegionSyntax regionSyntax = RegionSyntax::None;
+  HeaderSpelling spelling;
   size_t numRegions = 0;
   std::optional<uint32_t> debugId;
 };
@@ -183,6 +205,11 @@ struct OpSpec {
 // The type of a while result or block argument before its first use: the
 // dump never prints it, the first use's signature tells it.
 const Type* pendingType();
+
+// How ops are indented. Since late 2023 IrPrinter indents 4 spaces per
+// nesting level; before, PrintOpResult began every op line with " (" at any
+// depth and blocks printed `{`/`}` at column 1 (2023 ir_printer.cc).
+enum class IndentStyle : uint8_t { PerLevel, LeadingSpace };
 
 // Owns the whole graph and the interned text, types and dist attrs it uses.
 class Program {
@@ -207,6 +234,8 @@ class Program {
   Block* appendRegion(Operation* op);
   Block* createBlock(Operation* parentOp);
   Value* addBlockArgument(Block* block, std::string_view keywordName);
+  // `text` ("{k:v,...}") must outlive the program (intern it).
+  void setArgumentAttributes(Value* argument, std::string_view text);
   // Unlinks the op's operand uses and removes it from its block. Its results
   // must be unused.
   void eraseOp(Operation* op);
@@ -223,7 +252,36 @@ class Program {
   bool usesDebugIds() const { return usesDebugIds_; }
   uint32_t newDebugId() { return ++maxDebugId_; }
 
+  // Layout the dump was read in, kept so it prints back as it came.
+  IndentStyle indentStyle() const { return indentStyle_; }
+  void setIndentStyle(IndentStyle style) { indentStyle_ = style; }
+  // The module op's own line when the dump printed the module op itself
+  // (`() = "builtin.module" [id:N] () {program:0x..} : () -> `, then the
+  // body on the next line): Operation::Print on the module, as pass
+  // instrumentation does. "" for a plain Program::Print dump.
+  std::string_view moduleHeader() const { return moduleHeader_; }
+  void setModuleHeader(std::string_view line) { moduleHeader_ = strings_.intern(line); }
+  // Lines holding only blanks, verbatim with their newlines: the ones before
+  // an op line, and the ones before a block's closing brace. Paddle's printer
+  // writes such lines (an op whose printer wrote nothing); we keep them.
+  std::string_view blankLinesBefore(const Operation* op) const { return lookup(blankLinesBeforeOp_, op); }
+  std::string_view blankLinesAtEnd(const Block* block) const { return lookup(blankLinesAtEnd_, block); }
+  bool hasBlankLines() const { return !blankLinesBeforeOp_.empty() || !blankLinesAtEnd_.empty(); }
+  void setBlankLinesBefore(const Operation* op, std::string_view lines) {
+    blankLinesBeforeOp_[op] = strings_.intern(lines);
+  }
+  void setBlankLinesAtEnd(const Block* block, std::string_view lines) {
+    blankLinesAtEnd_[block] = strings_.intern(lines);
+  }
+
  private:
+  template <typename Key>
+  static std::string_view lookup(const std::unordered_map<const Key*, std::string_view>& map, const Key* key) {
+    if (map.empty()) return {};
+    auto it = map.find(key);
+    return it == map.end() ? std::string_view() : it->second;
+  }
+
   Arena arena_;
   StringPool strings_;
   TypeTable types_;
@@ -236,6 +294,10 @@ class Program {
   bool usesDebugIds_ = false;
   uint32_t maxDebugId_ = 0;
   DistWriteStyle style_;
+  IndentStyle indentStyle_ = IndentStyle::PerLevel;
+  std::string_view moduleHeader_;
+  std::unordered_map<const Operation*, std::string_view> blankLinesBeforeOp_;
+  std::unordered_map<const Block*, std::string_view> blankLinesAtEnd_;
 };
 
 // Checks the graph's invariants (ninja's VerifyGraph): every operand is in

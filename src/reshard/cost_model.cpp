@@ -11,6 +11,21 @@ double transferUs(double bytes, double bandwidthGBs) { return bytes / (bandwidth
 
 }  // namespace
 
+double busBytes(StepKind kind, int64_t groupSize, int64_t bytesPerRank) {
+  const double k = static_cast<double>(groupSize);
+  const double bytes = static_cast<double>(bytesPerRank);
+  switch (kind) {
+    case StepKind::AllReduce: return groupSize > 1 ? bytes * 2 * (k - 1) / k : 0.0;
+    case StepKind::AllGather: return groupSize > 1 ? bytes * (k - 1) : 0.0;
+    case StepKind::ReduceScatter:
+    case StepKind::AllToAll: return groupSize > 1 ? bytes * (k - 1) / k : 0.0;
+    case StepKind::SendRecv: return bytes;
+    case StepKind::Slice:
+    case StepKind::PartialInit: return 0.0;
+  }
+  return 0.0;
+}
+
 const LinkSpec& CostModel::linkFor(int64_t meshDim) const {
   if (meshDim >= 0 && static_cast<size_t>(meshDim) < meshDims.size())
     return meshDims[static_cast<size_t>(meshDim)];
@@ -33,26 +48,12 @@ void CostModel::setMeshDimLinks(const std::vector<double>& bandwidthsGBs,
 double CostModel::collectiveUs(StepKind kind, int64_t groupSize, int64_t bytesPerRank,
                                int64_t meshDim) const {
   if (groupSize <= 1) return 0.0;
+  if (kind == StepKind::Slice || kind == StepKind::PartialInit) return localUs(bytesPerRank);
+  if (kind == StepKind::SendRecv) return sendRecvUs(bytesPerRank);
   const LinkSpec& spec = linkFor(meshDim);
   const double k = static_cast<double>(groupSize);
-  const double bytes = static_cast<double>(bytesPerRank);
-  double hops = k - 1;
-  double busBytes = bytes * (k - 1) / k;
-  switch (kind) {
-    case StepKind::AllReduce:
-      hops = 2 * (k - 1);
-      busBytes = bytes * 2 * (k - 1) / k;
-      break;
-    case StepKind::AllGather:  // the send buffer is 1/k of what every rank ends with
-      busBytes = bytes * (k - 1);
-      break;
-    case StepKind::ReduceScatter:
-    case StepKind::AllToAll: break;
-    case StepKind::Slice:
-    case StepKind::PartialInit: return localUs(bytesPerRank);
-    case StepKind::SendRecv: return sendRecvUs(bytesPerRank);
-  }
-  return launchUs + hops * spec.latencyUs + transferUs(busBytes, spec.bandwidthGBs);
+  const double hops = kind == StepKind::AllReduce ? 2 * (k - 1) : k - 1;
+  return launchUs + hops * spec.latencyUs + transferUs(busBytes(kind, groupSize, bytesPerRank), spec.bandwidthGBs);
 }
 
 double CostModel::sendRecvUs(int64_t maxBytes) const {

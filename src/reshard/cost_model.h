@@ -19,6 +19,15 @@
 
 namespace reshardctl {
 
+// nccl-tests' bus bytes of one step (doc/PERFORMANCE.md there; docs/nccl.md §3.1):
+// the bytes a ring moves over the slowest link, from the step's per-rank buffer
+// (Step::bytesPerRank). all_reduce: 2(k-1)/k of the buffer; reduce_scatter and
+// all-to-all: (k-1)/k of the input (k blocks); all_gather: (k-1)/k of the
+// gathered total, which is k send buffers, so (k-1) of them; send_recv: the
+// busiest process's bytes; local steps and groups of one: nothing on a link.
+// The cost model prices these bytes and `run` reports them over time as busbw.
+double busBytes(StepKind kind, int64_t groupSize, int64_t bytesPerRank);
+
 struct LinkSpec {
   double bandwidthGBs = 370.0;  // bus bandwidth, GB/s (1e9 bytes)
   double latencyUs = 0.6;       // per ring hop

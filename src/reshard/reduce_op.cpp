@@ -46,6 +46,25 @@ double reduceValues(ReduceType type, DType dtype, const std::vector<double>& val
   return result;
 }
 
+std::vector<double> reducePartialWholes(std::map<std::vector<int64_t>, std::vector<double>> wholes,
+                                        const std::vector<ReduceType>& reduceTypes, DType dtype) {
+  for (ReduceType type : reduceTypes) {
+    std::map<std::vector<int64_t>, std::vector<std::vector<double>>> groups;  // by the outer coordinates
+    for (auto& [key, data] : wholes) groups[{key.begin() + 1, key.end()}].push_back(std::move(data));
+    wholes.clear();
+    for (auto& [outer, members] : groups) {
+      std::vector<double> reduced(members.front().size());
+      std::vector<double> column(members.size());
+      for (size_t i = 0; i < reduced.size(); ++i) {
+        for (size_t m = 0; m < members.size(); ++m) column[m] = members[m][i];
+        reduced[i] = reduceValues(type, dtype, column);
+      }
+      wholes[outer] = std::move(reduced);
+    }
+  }
+  return wholes.empty() ? std::vector<double>{} : std::move(wholes.begin()->second);
+}
+
 bool reducesCommute(ReduceType a, ReduceType b) { return a == b && a != ReduceType::Avg; }
 
 }  // namespace reshardctl

@@ -10,6 +10,8 @@
 // ANY / ALL: logical or / and of `piece != 0`; their values are 0 or 1.
 #pragma once
 
+#include <cstdint>
+#include <map>
 #include <vector>
 
 #include "ir/dist_attr.h"
@@ -26,12 +28,19 @@ double reduceIdentity(ReduceType type, DType dtype);
 // way the element type's arithmetic would; AVG sums, then divides by the count.
 double reduceValues(ReduceType type, DType dtype, const std::vector<double>& values);
 
+// The value that whole-tensor partial pieces stand for: `wholes` keyed by
+// their holders' coordinates on the partial mesh dims (lowest dim first),
+// reduced over those dims lowest first; `reduceTypes` has each partial dim's
+// type, lowest first. Used by every check that puts partial pieces together.
+std::vector<double> reducePartialWholes(std::map<std::vector<int64_t>, std::vector<double>> wholes,
+                                        const std::vector<ReduceType>& reduceTypes, DType dtype);
+
 // Whether reducing over two mesh dims gives the same result in either order,
 // in the element type's arithmetic: equal types, but never AVG -- its division
-// rounds (integers truncate: avg(avg(1,2),avg(2,2)) = 1 but avg of the other
-// pairs is 2; floats round at the last bit), so AVG is never reordered, even
-// with SUM or another AVG, exact as they are in real numbers (the differential
-// test, seeds 25333 and 25540).
+// rounds (i32 pieces [[0,0],[0,1],[3,2]] average to 0 by rows first, to 1 by
+// columns first; floats round at the last bit), so AVG is never reordered,
+// even with SUM or another AVG, exact as those are in real numbers (the
+// differential test, seeds 25333 and 25540).
 bool reducesCommute(ReduceType a, ReduceType b);
 
 }  // namespace reshardctl

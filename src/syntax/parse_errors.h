@@ -37,6 +37,7 @@ template<> inline constexpr auto error_message< g::optional_else > = "expected '
 template<> inline constexpr auto error_message< g::optional_op_id > = "expected an op id";
 template<> inline constexpr auto error_message< g::op_id_number > = "expected the op id's number in [id:N]";
 template<> inline constexpr auto error_message< g::op_id_close > = "expected ']' closing [id:N]";
+template<> inline constexpr auto error_message< g::brace_gap > = "expected whitespace";
 
 template<> inline constexpr auto error_message< g::program_block > = "expected '{' starting the program";
 template<> inline constexpr auto error_message< g::program_end > = "expected end of input after the program's closing '}'";
@@ -50,6 +51,8 @@ template<> inline constexpr auto error_message< g::op_tail > = "expected '(' sta
 template<> inline constexpr auto error_message< g::operands_close > = "expected ',' or ')' in the operand list";
 template<> inline constexpr auto error_message< g::while_operands > = "expected pd_op.while operands '(cond=%c, inputs=%a, ...)'";
 template<> inline constexpr auto error_message< g::attr_dict > = "expected '{' starting the attribute dictionary";
+template<> inline constexpr auto error_message< g::op_rest > = "expected '{' starting the attribute dictionary (or '->' of a region op printed without one)";
+template<> inline constexpr auto error_message< g::module_header_rest > = "expected the rest of the module op's line '() = \"builtin.module\" () {...} : () -> '";
 template<> inline constexpr auto error_message< g::attr_dict_close > = "expected ',' or '}' in the attribute dictionary";
 template<> inline constexpr auto error_message< g::attr_colon > = "expected ':' after the attribute name";
 template<> inline constexpr auto error_message< g::attr_value > = "expected an attribute value";

@@ -22,4 +22,9 @@ struct ParseResult {
 // report several at once; a syntax error ends it).
 ParseResult parseProgram(SourceFile& source, DiagnosticEngine& diagnostics);
 
+// Parses the program held in bytes [begin, end) of `source` (one program of a
+// log, program_finder.h). Locations stay offsets into the whole file, so
+// diagnostics name the log's own lines.
+ParseResult parseProgram(SourceFile& source, DiagnosticEngine& diagnostics, size_t begin, size_t end);
+
 }  // namespace reshardctl

@@ -220,3 +220,75 @@ TEST_CASE("value numbers far apart or with leading zeros are names, not slots (f
 }
 
 }  // namespace reshardctl
+
+namespace reshardctl {
+
+TEST_CASE("a region op without attributes: the space before '{' prints back as read") {
+  // GroupOp::Print writes " -> ", the types, " {": with no results `->  {`.
+  const std::string body =
+      "        (%0) = \"a.b\" () {} : () -> tensor<f32>\n"
+      "        () = \"cf.yield\" (%0) {} : (tensor<f32>) -> \n"
+      "    }\n";
+  for (std::string header : {"() = \"cinn_op.group\" () ->  {", "() = \"cinn_op.group\" () -> {",
+                             "(%1) = \"cinn_op.group\" () -> tensor<f32> {",
+                             "(%1) = \"cinn_op.group\" () -> tensor<f32>{"}) {
+    CAPTURE(header);
+    std::string text = "{\n    " + header + "\n" + body + "}\n";
+    if (header[1] == '%') text.replace(text.find("(%1)"), 4, "(%0)").replace(text.find("(%0) = \"a.b"), 4, "(%1)");
+    if (header[1] == '%') text.replace(text.find("yield\" (%0)"), 11, "yield\" (%1)");
+    testing::Parsed parsed = testing::parse(text);
+    REQUIRE_MESSAGE(parsed.program, parsed.errors());
+    CHECK(parsed.program->body()->front()->regionSyntax() == RegionSyntax::Group);
+    CHECK(printProgramToString(*parsed.program) == text);
+  }
+}
+
+TEST_CASE("attributes after a value belong to block arguments only") {
+  testing::Parsed parsed = testing::parse(
+      "{\n    (%0) = \"a.b\" () {} : () -> tensor<f32>\n    () = \"c.d\" (%0 {x:1}) {} : (tensor<f32>) -> \n}\n", "t.ir");
+  CHECK_FALSE(parsed.program);
+  CHECK(parsed.errors().find("t.ir:3:20: error: only block arguments print attributes after their name") == 0);
+}
+
+TEST_CASE("a block argument's attributes print at its first appearance only") {
+  // 2025 IrPrinter::PrintValue: `%kwarg_x {attrs}` the first time, `%kwarg_x` after.
+  const char* text =
+      "{\n"
+      "    ^kw:\n"
+      "        %kwarg_x {stop_gradient:false}\n"
+      "    (%0) = \"a.b\" (%kwarg_x) {} : (tensor<f32>) -> tensor<f32>\n"
+      "}\n";
+  testing::Parsed parsed = testing::parse(text);
+  REQUIRE_MESSAGE(parsed.program, parsed.errors());
+  const Block& body = *parsed.program->body();
+  CHECK(body.argumentsOnOwnLines());
+  CHECK(body.argumentAttributes(0) == "{stop_gradient:false}");
+  CHECK(printProgramToString(*parsed.program) == text);
+}
+
+TEST_CASE("lines of blanks stay where they were; empty lines are the printer's") {
+  std::string text = "{\n    (%0) = \"a.b\" () {} : () -> tensor<f32>\n  \t\n\n    () = \"c.d\" (%0) {} : (tensor<f32>) -> \n    \n}\n";
+  testing::Parsed parsed = testing::parse(text);
+  REQUIRE_MESSAGE(parsed.program, parsed.errors());
+  std::string expected = text;
+  expected.erase(expected.find("\n\n") + 1, 1);  // the empty line goes
+  CHECK(printProgramToString(*parsed.program) == expected);
+}
+
+TEST_CASE("a program parsed out of a log keeps the log's offsets") {
+  std::string log = "I1130 10:00:01.123456 41234 a.cc:1] IR = {\n    (%0) = \"a.b\" (%9) {} : () -> tensor<f32>\n}\nmore\n";
+  SourceFile source = SourceFile::fromString("train.log", log);
+  DiagnosticEngine diagnostics(&source);
+  size_t begin = log.find('{');
+  ParseResult parsed = parseProgram(source, diagnostics, begin, log.find("more"));
+  CHECK_FALSE(parsed.program);
+  CHECK(diagnostics.render().find("train.log:2:19: error: use of undefined value '%9'") == 0);
+  // A syntax error's place too (PEGTL counts from the slice's start).
+  std::string bad = "text\n{\n    (%0) = \"a.b\" () {x:[} : () -> tensor<f32>\n}\n";
+  SourceFile badSource = SourceFile::fromString("b.log", bad);
+  DiagnosticEngine badDiagnostics(&badSource);
+  CHECK_FALSE(parseProgram(badSource, badDiagnostics, 5, bad.size()).program);
+  CHECK(badDiagnostics.render().find("b.log:3:25: error: unbalanced brackets: expected ']', found '}'") == 0);
+}
+
+}  // namespace reshardctl

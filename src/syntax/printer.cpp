@@ -24,22 +24,41 @@ class Numbering {
     if (number == kUnnumbered) number = value->definingOp ? nextResult_++ : nextArgument_++;
     return number;
   }
+  // True the first time it is asked about `value`: PrintValue's alias miss,
+  // after which a block argument's attributes are printed.
+  bool firstPrint(const Value* value) {
+    if (printed_.empty()) printed_.resize(numbers_.size(), false);
+    if (printed_[value->id]) return false;
+    printed_[value->id] = true;
+    return true;
+  }
   std::vector<uint32_t> take() { return std::move(numbers_); }
 
  private:
   std::vector<uint32_t> numbers_;
+  std::vector<bool> printed_;
   uint32_t nextResult_ = 0;
   uint32_t nextArgument_ = 0;
 };
 
+// Text → Paddle's dump. Each function names the Paddle printer it follows
+// (paddle/pir/src/core/ir_printer.cc unless said otherwise).
 class Printer {
  public:
   Printer(const Program& program, std::string& out, OutputBuffer* sink)
-      : numbering_(program), out_(out), sink_(sink) {}
+      : program_(program), numbering_(program), out_(out), sink_(sink),
+        leadingSpace_(program.indentStyle() == IndentStyle::LeadingSpace) {}
 
-  void printProgram(const Program& program) {
+  // PrintProgram → PrintBlock; a module line first when the dump printed the
+  // module op itself (PrintGeneralOperation: the line, "\n", the block).
+  void printProgram() {
+    if (!program_.moduleHeader().empty()) {
+      out_ += program_.moduleHeader();
+      out_ += '\n';
+    }
     out_ += "{\n";
-    printBlockContents(*program.body(), kStep);
+    printBlockContents(*program_.body(), kStep);
+    blankLinesAtEnd(*program_.body());
     out_ += "}\n";
     drain();
   }
@@ -54,7 +73,18 @@ class Printer {
     }
   }
 
-  void indent(size_t width) { out_.append(width, ' '); }
+  // IrPrinter::indentation(): 4 spaces a level. The 2023 printer had none:
+  // PrintOpResult began each op line with " (", and PrintBlock wrote its
+  // braces at column 1.
+  void indentOp(size_t width) { out_.append(leadingSpace_ ? 1 : width, ' '); }
+  void indentBrace(size_t width) { out_.append(leadingSpace_ ? 0 : width, ' '); }
+
+  void blankLinesBefore(const Operation& op) {
+    if (program_.hasBlankLines()) out_ += program_.blankLinesBefore(&op);
+  }
+  void blankLinesAtEnd(const Block& block) {
+    if (program_.hasBlankLines()) out_ += program_.blankLinesAtEnd(&block);
+  }
 
   void number(uint32_t n) {
     char digits[16];
@@ -63,41 +93,45 @@ class Printer {
     out_.append(digits, end);
   }
 
+  // PrintValue: a block argument's first print carries its attributes.
   void value(const Value* v) {
     if (!v) {
       out_ += kNullValue;
       return;
     }
-    if (!v->definingOp && !v->argName.empty()) {
+    if (v->definingOp) {
       out_ += '%';
-      out_ += v->argName;
+      number(numbering_.numberOf(v));
       return;
     }
-    out_ += v->definingOp ? "%" : "%arg_";
-    number(numbering_.numberOf(v));
+    bool first = numbering_.firstPrint(v);
+    if (!v->argName.empty()) {
+      out_ += '%';
+      out_ += v->argName;
+    } else {
+      out_ += "%arg_";
+      number(numbering_.numberOf(v));
+    }
+    std::string_view attributes = v->ownerBlock->argumentAttributes(v->index);
+    if (first && !attributes.empty()) {
+      out_ += ' ';
+      out_ += attributes;
+    }
   }
 
   void type(const Type* t) { out_ += t ? t->text : kNullType; }
 
-  // `"name"` and, in debug dumps, ` [id:N]` (IrPrinter's PrintOpName, PrintOpId).
-  void quotedName(const Operation& op) {
-    out_ += '"';
+  // `"name"` and, in debug dumps, ` [id:N]` (PrintOpName, PrintOpId). Custom
+  // printers of 2023 (GroupOp) and until May 2024 (IfOp) wrote name() bare.
+  void opName(const Operation& op) {
+    bool quoted = !op.headerSpelling().unquotedName;
+    if (quoted) out_ += '"';
     out_ += op.name();
-    out_ += '"';
+    if (quoted) out_ += '"';
     if (std::optional<uint32_t> id = op.debugId()) {
       out_ += " [id:";
       number(*id);
       out_ += ']';
-    }
-  }
-
-  template <typename Items, typename Fn>
-  void interleave(const Items& items, Fn&& fn) {
-    bool first = true;
-    for (const auto& item : items) {
-      if (!first) out_ += ", ";
-      first = false;
-      fn(item);
     }
   }
 
@@ -125,14 +159,17 @@ class Printer {
   }
 
   void blockArguments(const Block& block) {
-    interleave(block.arguments(), [&](const Value* arg) { value(arg); });
+    for (size_t i = 0; i < block.arguments().size(); ++i) {
+      if (i) out_ += ", ";
+      value(block.arguments()[i]);
+    }
   }
 
-  // `(%r) = "name" (%a, %b) {attrs} : (Ta, Tb) -> Tr`
+  // PrintOperationWithNoRegion: `(%r) = "name" (%a, %b) {attrs} : (Ta, Tb) -> Tr`
   void genericLine(const Operation& op) {
     results(op);
     out_ += " = ";
-    quotedName(op);
+    opName(op);
     out_ += " (";
     operands(op);
     out_ += ") ";
@@ -147,100 +184,142 @@ class Printer {
     resultTypes(op);
   }
 
-  // IfOp::Print (control_flow_op.cc): no operand types; the header ends in
-  // " {" since May 2024, in "{" before (and the name was unquoted then).
-  void ifOp(const Operation& op, size_t width) {
-    bool legacy = op.regionSyntax() == RegionSyntax::LegacyIf;
+  // IfOp::Print and PyLayerOp::Print (paddle/fluid/pir/dialect/operator/ir/
+  // control_flow_op.cc), GroupOp::Print and FusionOp::Print (paddle/cinn/hlir/
+  // dialect/operator/ir/manual_op.cc): `(%r) = "name" (%c) {attrs} -> T {`,
+  // where group ops print no attribute dict (and with no results ` ->  {`),
+  // the blocks' ops one level in, `} else {` between blocks, then `}`.
+  void arrowRegionOp(const Operation& op, size_t width) {
     results(op);
     out_ += " = ";
-    if (legacy) out_ += op.name(); else quotedName(op);
+    opName(op);
     out_ += " (";
     operands(op);
-    out_ += ") ";
-    out_ += op.attributes();
+    out_ += ')';
+    if (op.regionSyntax() == RegionSyntax::If) {
+      out_ += ' ';
+      out_ += op.attributes();
+    }
     out_ += " -> ";
     resultTypes(op);
-    out_ += legacy ? "{\n" : " {\n";
+    out_ += op.headerSpelling().braceAttached ? "{" : " {";
+    if (leadingSpace_ && op.regionSyntax() == RegionSyntax::Group) return leadingSpaceGroupBody(op);
+    out_ += '\n';
     const auto& regions = op.regions();
     for (size_t r = 0; r < regions.size(); ++r) {
       if (r > 0) {
-        indent(width);
+        indentOp(width);
         out_ += "} else {\n";
       }
       printBlockContents(*regions[r], width + kStep);
+      blankLinesAtEnd(*regions[r]);
     }
-    indent(width);
+    indentOp(width);
     out_ += '}';
   }
 
-  // WhileOp::Print: `"pd_op.while" (cond=%c, inputs=%a, %b) { ` (no space
-  // before "(" until May 2024), then `^%arg_0, ...` at the while's own indent.
+  // The 2023 GroupOp::Print: `os << " {"`, then "\n" and each op, then
+  // `os << " \n }"` (so the last op line gains a trailing space).
+  void leadingSpaceGroupBody(const Operation& op) {
+    for (const Block* block : op.regions()) {
+      for (const Operation* inner : *block) {
+        out_ += '\n';
+        blankLinesBefore(*inner);
+        printOp(*inner, 0);
+      }
+      out_ += " \n";
+      blankLinesAtEnd(*block);
+      out_ += " }";
+    }
+  }
+
+  // WhileOp::Print (control_flow_op.cc): `"pd_op.while" (cond=%c, inputs=%a,
+  // %b) { ` (no space before "(" until May 2024), then `^%arg_0, ...` at the
+  // while's own indent, the body one level in, `}`.
   void whileOp(const Operation& op, size_t width) {
     results(op);
     out_ += " = ";
-    quotedName(op);
-    out_ += op.regionSyntax() == RegionSyntax::LegacyWhile ? "(cond=" : " (cond=";
+    opName(op);
+    out_ += op.headerSpelling().parenAttached ? "(cond=" : " (cond=";
     value(op.numOperands() > 0 ? op.operandValue(0) : nullptr);
     out_ += ", inputs=";
     operands(op, 1);
     out_ += ") { \n";
     const Block& body = *op.regions().front();
-    indent(width);
+    indentOp(width);
     out_ += '^';
     blockArguments(body);
     out_ += '\n';
     printOps(body, width + kStep);
-    indent(width);
+    blankLinesAtEnd(body);
+    indentOp(width);
     out_ += '}';
   }
 
-  // An op with regions and no custom printer: each block as `{ ... }` lines;
-  // the enclosing block's newline then leaves an empty line.
+  // PrintGeneralOperation with regions: the line, then each block through
+  // PrintBlock (`{`, its ops, `}` and a newline); the enclosing block's
+  // newline then leaves an empty line.
   void genericWithRegions(const Operation& op, size_t width) {
     genericLine(op);
     out_ += '\n';
     for (const Block* region : op.regions()) {
-      indent(width);
+      indentBrace(width);
       out_ += "{\n";
       printBlockContents(*region, width + kStep);
-      indent(width);
+      blankLinesAtEnd(*region);
+      indentBrace(width);
       out_ += "}\n";
     }
   }
 
+  // PrintOperation, without the newline the enclosing block writes.
   void printOp(const Operation& op, size_t width) {
-    indent(width);
+    indentOp(width);
     switch (op.regionSyntax()) {
       case RegionSyntax::If:
-      case RegionSyntax::LegacyIf: ifOp(op, width); break;
-      case RegionSyntax::While:
-      case RegionSyntax::LegacyWhile: whileOp(op, width); break;
+      case RegionSyntax::Group: arrowRegionOp(op, width); break;
+      case RegionSyntax::While: whileOp(op, width); break;
       case RegionSyntax::None:
         if (op.regions().empty()) genericLine(op); else genericWithRegions(op, width);
         break;
     }
-    out_ += '\n';
-    drain();
   }
 
   void printOps(const Block& block, size_t width) {
-    for (const Operation* op : block) printOp(*op, width);
+    for (const Operation* op : block) {
+      blankLinesBefore(*op);
+      printOp(*op, width);
+      out_ += '\n';
+      drain();
+    }
   }
 
-  // PrintBlock's body: the kwargs line (`^kw:%kwarg_a, ...`), then the ops.
+  // PrintBlock's body: the arguments, then the ops. Keyword arguments print
+  // as `^kw:%kwarg_a, %kwarg_b` (2024) or, since late 2024, `^kw:` alone and
+  // each argument on its own line one level in.
   void printBlockContents(const Block& block, size_t width) {
     if (!block.arguments().empty()) {
-      indent(width);
+      indentOp(width);
       out_ += block.argumentsAreKeywords() ? "^kw:" : "^";
-      blockArguments(block);
+      if (block.argumentsOnOwnLines()) {
+        for (const Value* arg : block.arguments()) {
+          out_ += '\n';
+          indentOp(width + kStep);
+          value(arg);
+        }
+      } else {
+        blockArguments(block);
+      }
       out_ += '\n';
     }
     printOps(block, width);
   }
 
+  const Program& program_;
   Numbering numbering_;
   std::string& out_;
   OutputBuffer* sink_;
+  bool leadingSpace_;
 };
 
 }  // namespace
@@ -255,7 +334,7 @@ bool printProgram(const Program& program, std::FILE* out) {
   OutputBuffer sink(out);
   std::string text;
   text.reserve(1 << 21);
-  Printer(program, text, &sink).printProgram(program);
+  Printer(program, text, &sink).printProgram();
   sink.append(text);
   sink.flush();
   return !sink.failed() && std::fflush(out) == 0;
@@ -263,7 +342,7 @@ bool printProgram(const Program& program, std::FILE* out) {
 
 std::string printProgramToString(const Program& program) {
   std::string text;
-  Printer(program, text, nullptr).printProgram(program);
+  Printer(program, text, nullptr).printProgram();
   return text;
 }
 

@@ -52,7 +52,7 @@ int runApply(const ApplyOptions& options) {
     diagnostics.flush(stderr);
     return kExitUsage;
   }
-  LoadedProgram loaded = loadProgram(options.input, diagnostics);
+  LoadedProgram loaded = loadProgram(options.input, diagnostics, options.program);
   int status = loaded.failure;
   if (loaded.program) {
     // --check names operands as the input does: number before the pass renumbers.
@@ -61,8 +61,8 @@ int runApply(const ApplyOptions& options) {
     PartitionResult result = applyPartitionPass(*loaded.program, diagnostics, options.pass);
     if (!result.ok) status = kExitBadInput;
     else if (options.check) status = reportCheck(loaded, result, *names);
-    else status = writeProgram(*loaded.program, options.inPlace ? options.input : options.output,
-                               diagnostics);
+    else if (options.inPlace) status = writeProgramInPlace(*loaded.program, loaded, options.input, diagnostics);
+    else status = writeProgram(*loaded.program, options.output, diagnostics);
     if (status == kExitOk && options.stats) printStats(*loaded.program, result, options.costs);
   }
   diagnostics.flush(stderr);

@@ -15,11 +15,21 @@ namespace {
 
 constexpr const char* kVersion = "reshardctl 0.1.0";
 
-void addInputOutput(CLI::App& command, std::string& input, std::string& output) {
-  command.add_option("input", input, "Program dump to read ('-' = standard input)")
-      ->default_str("-");
+void addInputOutput(CLI::App& command, std::string& input, std::string& output,
+                    const std::string& what = "Program dump to read") {
+  command.add_option("input", input, what + " ('-' = standard input)")->default_str("-");
   command.add_option("-o,--output", output, "Where to write ('-' = standard output)")
       ->default_str("-");
+}
+
+// `--program N|TEXT`, on every command that reads one program: which program
+// of a file holding several (a log) to read (program_io.h).
+constexpr const char* kProgramHelp =
+    "Which program of a file holding several (a log; see `reshardctl list`): its number, or text "
+    "its label contains (the first such program)";
+
+void addProgramOption(CLI::App& command, std::string& selector) {
+  command.add_option("--program", selector, kProgramHelp);
 }
 
 // The partition pass's switches, for `apply` and for `plan --apply`.
@@ -87,6 +97,9 @@ int runCli(int argc, char** argv) {
       "  reshardctl plan --apply samples/seed_mlp_before.ir --json\n"
       "  reshardctl run --apply samples/tp_mlp_2x2_before.ir\n"
       "  reshardctl diff before.ir after.ir --ignore-attr op_role\n"
+      "  reshardctl list train.log\n"
+      "  reshardctl apply --program build_cinn_pass train.log\n"
+      "  reshardctl validate samples/seed_mlp_before.ir\n"
       "Exit codes: 0 success, 1 bad input (diagnostics on stderr), 2 bad usage or I/O error.");
 
   ApplyOptions apply;
@@ -94,6 +107,7 @@ int runCli(int argc, char** argv) {
       app.add_subcommand("apply", "Run the partition pass: insert dist_op.reshard where an "
                             "operand's layout differs from what its op needs");
   addInputOutput(*applyCommand, apply.input, apply.output);
+  addProgramOption(*applyCommand, apply.program);
   applyCommand->add_flag("--stats", apply.stats,
                    "Report on stderr how many reshards were inserted and their estimated cost");
   CostFlags applyCosts;
@@ -101,13 +115,15 @@ int runCli(int argc, char** argv) {
   addPartitionFlags(*applyCommand, apply.pass);
   applyCommand->add_flag("--check", apply.check,
                          "Write nothing; list the reshards the pass would insert and exit 1 if any");
-  applyCommand->add_flag("-i,--in-place", apply.inPlace, "Write the result back to the input file")
+  applyCommand->add_flag("-i,--in-place", apply.inPlace,
+                         "Write the result back to the input file (in a log, over that program's lines only)")
       ->excludes("--output");
 
   PrintOptions print;
   CLI::App* printCommand =
       app.add_subcommand("print", "Parse, verify and print the program back (renumbering it)");
   addInputOutput(*printCommand, print.input, print.output);
+  addProgramOption(*printCommand, print.program);
   printCommand->add_option("--emit", print.emit, "Output format: ir (the dump) or json")
       ->check(CLI::IsMember({"ir", "json"}))
       ->default_str("ir");
@@ -117,7 +133,12 @@ int runCli(int argc, char** argv) {
       "diff", "Compare two programs by structure (renumbering is no difference); "
               "exit 0 equal, 1 different, 2 trouble");
   diffCommand->add_option("before", diff.before, "The old program")->required();
-  diffCommand->add_option("after", diff.after, "The new program")->required();
+  diffCommand->add_option("after", diff.after, "The new program (leave it out to compare two programs of "
+                                               "one file: --program A --program B FILE)");
+  diffCommand->add_option("--program", diff.programs,
+                          "Which program of a file holding several: given once, for both files; twice, the "
+                          "first for the old program and the second for the new")
+      ->allow_extra_args(false);
   diffCommand->add_option("--ignore-attr", diff.ignoredAttributes,
                           "Leave this attribute out of the comparison (repeatable)")
       ->allow_extra_args(false);  // one name per flag, so inputs after it stay positional
@@ -128,6 +149,7 @@ int runCli(int argc, char** argv) {
       "plan", "Plan every dist_op.reshard: the collectives on which groups of ranks, the bytes "
               "they move and the estimated time (min-cost search under an alpha-beta model)");
   addInputOutput(*planCommand, plan.input, plan.output);
+  addProgramOption(*planCommand, plan.program);
   planCommand->add_flag("--json", plan.json, "Write JSON instead of a table");
   planCommand->add_flag("--apply", plan.apply, "Run the partition pass first and plan the reshards it inserts");
   addPartitionFlags(*planCommand, plan.pass);
@@ -140,6 +162,7 @@ int runCli(int argc, char** argv) {
                 "entries, dense operands of dist ops, meshes known only by shape)");
   verifyCommand->add_option("input", verify.input, "Program dump to read ('-' = standard input)")
       ->default_str("-");
+  addProgramOption(*verifyCommand, verify.program);
   verifyCommand->add_flag("--werror", verify.werror, "Exit 1 when there are warnings");
   verifyCommand->add_flag("--quiet", verify.quiet, "Do not print warnings");
 
@@ -148,6 +171,7 @@ int runCli(int argc, char** argv) {
       "run", "Execute every dist_op.reshard on real data (CPU reference ranks, or GPUs through "
              "NCCL) and check that every rank ends with exactly its piece");
   addInputOutput(*runCommand, run.input, run.output);
+  addProgramOption(*runCommand, run.program);
   runCommand->add_option("--backend", run.backend, "Where the ranks run")
       ->check(CLI::IsMember({"cpu", "nccl"}))
       ->capture_default_str();
@@ -172,6 +196,36 @@ int runCli(int argc, char** argv) {
   // For tests of `run` itself: break one step on purpose (reshard_run.h).
   runCommand->add_option("--inject-fault", run.fault)->group("");
 
+  ListOptions list;
+  CLI::App* listCommand = app.add_subcommand(
+      "list", "List the programs a file holds (a training log, a dump of one program per pass): number, "
+              "lines, op count, distributed or not, the pass and label that name it");
+  addInputOutput(*listCommand, list.input, list.output, "File to read: a log, or a dump");
+  listCommand->add_flag("--json", list.json, "Write JSON instead of a table");
+  ValidateCommandOptions validate;
+  CLI::App* validateCommand = app.add_subcommand(
+      "validate", "Run the whole program serially and on every rank (CPU reference kernels; reshards on "
+                  "the CPU or NCCL) and report the first op whose distributed result differs from the "
+                  "serial program's");
+  addInputOutput(*validateCommand, validate.input, validate.output);
+  addProgramOption(*validateCommand, validate.program);
+  validateCommand->add_flag("--apply", validate.apply, "Run the partition pass first and validate its output");
+  addPartitionFlags(*validateCommand, validate.pass);
+  validateCommand->add_option("--backend", validate.backend, "Where the reshards run")
+      ->check(CLI::IsMember({"cpu", "nccl"}))
+      ->capture_default_str();
+  validateCommand->add_option("--seed", validate.seed, "Seed of the program's input values")->capture_default_str();
+  validateCommand->add_option("--dynamic-dim", validate.dynamicDim, "Size given to -1 dims of input shapes")
+      ->check(CLI::PositiveNumber)
+      ->capture_default_str();
+  validateCommand->add_option("--rtol", validate.rtol, "Relative tolerance (default: by element type)")
+      ->check(CLI::NonNegativeNumber);
+  validateCommand->add_option("--atol", validate.atol, "Absolute tolerance (default: by element type)")
+      ->check(CLI::NonNegativeNumber);
+  validateCommand->add_flag("--all", validate.all, "Go on after the first divergence and report every one");
+  validateCommand->add_flag("--json", validate.json, "Write the report as JSON");
+  validateCommand->add_flag("--strict", validate.strict, "Exit 2 when some op cannot be simulated");
+
   try {
     app.parse(argc, argv);
   } catch (const CLI::CallForHelp& e) {
@@ -193,6 +247,8 @@ int runCli(int argc, char** argv) {
   if (verifyCommand->parsed()) return runVerify(verify);
   if (runCommand->parsed()) return runRun(run);
   if (diffCommand->parsed()) return runDiff(diff);
+  if (listCommand->parsed()) return runList(list);
+  if (validateCommand->parsed()) return runValidate(validate);
   return kExitUsage;
 }
 

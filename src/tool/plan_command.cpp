@@ -27,7 +27,7 @@ int planLoaded(LoadedProgram& loaded, const PlanOptions& options, DiagnosticEngi
 
 int runPlan(const PlanOptions& options) {
   DiagnosticEngine diagnostics;
-  LoadedProgram loaded = loadProgram(options.input, diagnostics);
+  LoadedProgram loaded = loadProgram(options.input, diagnostics, options.program);
   const int status = loaded.program ? planLoaded(loaded, options, diagnostics) : loaded.failure;
   diagnostics.flush(stderr);
   return status;

@@ -26,7 +26,7 @@ int writeJson(const LoadedProgram& loaded, const std::string& path, DiagnosticEn
 
 int runPrint(const PrintOptions& options) {
   DiagnosticEngine diagnostics;
-  LoadedProgram loaded = loadProgram(options.input, diagnostics);
+  LoadedProgram loaded = loadProgram(options.input, diagnostics, options.program);
   int status = loaded.failure;
   if (loaded.program) {
     status = options.emit == "json" ? writeJson(loaded, options.output, diagnostics)

@@ -1,5 +1,10 @@
 #include "tool/program_io.h"
 
+#include <algorithm>
+#include <cstdio>
+
+#include <fmt/format.h>
+
 #include "ir/verifier.h"
 #include "syntax/parser.h"
 #include "syntax/printer.h"
@@ -7,23 +12,74 @@
 
 namespace reshardctl {
 
-LoadedProgram loadProgram(const std::string& path, DiagnosticEngine& diagnostics) {
-  LoadedProgram loaded;
+namespace {
+
+bool isIndex(const std::string& selector) {
+  return !selector.empty() && selector.size() <= 9 &&
+         std::all_of(selector.begin(), selector.end(), [](char c) { return c >= '0' && c <= '9'; });
+}
+
+// The program `selector` names among `found`, or nullptr after a usage error
+// that lists them.
+const FoundProgram* choose(const std::vector<FoundProgram>& found, const std::string& selector,
+                           const SourceFile& source, DiagnosticEngine& diagnostics) {
+  if (selector.empty() && found.size() == 1) return &found.front();
+  if (isIndex(selector)) {
+    size_t index = std::stoul(selector);
+    if (index >= 1 && index <= found.size()) return &found[index - 1];
+  } else if (!selector.empty()) {
+    for (const FoundProgram& program : found)
+      if (program.label.find(selector) != std::string::npos) return &program;
+  }
+  std::string why = selector.empty()
+                        ? fmt::format("'{}' holds {} programs; choose one with --program N (or --program TEXT, "
+                                      "the first whose label contains TEXT)", source.name(), found.size())
+                        : fmt::format("no program {} in '{}', which holds:", isIndex(selector) ? selector
+                                          : "labelled '" + selector + "'", source.name());
+  std::string table = formatProgramTable(found);
+  for (size_t at = 0; at < table.size(); at = table.find('\n', at) + 1) table.insert(at, "  ");
+  table.pop_back();
+  diagnostics.error(why + "\n" + table);
+  return nullptr;
+}
+
+}  // namespace
+
+std::shared_ptr<SourceFile> readSourceFile(const std::string& path, DiagnosticEngine& diagnostics,
+                                           int* failure) {
   std::string error;
   std::optional<SourceFile> source = SourceFile::load(path, &error);
   if (!source) {
     diagnostics.error(error);
-    loaded.failure = kExitUsage;
-    return loaded;
+    *failure = kExitUsage;
+    return nullptr;
   }
-  loaded.source = std::make_unique<SourceFile>(std::move(*source));
-  diagnostics.setSource(loaded.source.get());
-  if (loaded.source->text().size() >= (size_t{1} << 32)) {
+  if (source->text().size() >= (size_t{1} << 32)) {
     diagnostics.error("input larger than 4 GiB is not supported");
-    loaded.failure = kExitBadInput;
-    return loaded;
+    *failure = kExitBadInput;
+    return nullptr;
   }
-  ParseResult parsed = parseProgram(*loaded.source, diagnostics);
+  return std::make_shared<SourceFile>(std::move(*source));
+}
+
+LoadedProgram loadProgramFrom(std::shared_ptr<SourceFile> source, DiagnosticEngine& diagnostics,
+                              const std::string& selector) {
+  LoadedProgram loaded;
+  loaded.source = std::move(source);
+  diagnostics.setSource(loaded.source.get());
+  loaded.end = loaded.source->text().size();
+  // No program found: parse the whole file, so a broken dump is diagnosed.
+  std::vector<FoundProgram> found = findPrograms(loaded.source->text());
+  if (!found.empty()) {
+    const FoundProgram* chosen = choose(found, selector, *loaded.source, diagnostics);
+    if (!chosen) {
+      loaded.failure = kExitUsage;
+      return loaded;
+    }
+    loaded.begin = chosen->begin;
+    loaded.end = chosen->end;
+  }
+  ParseResult parsed = parseProgram(*loaded.source, diagnostics, loaded.begin, loaded.end);
   loaded.denselyNumbered = parsed.denselyNumbered;
   if (!parsed.program || !verifyProgram(*parsed.program, diagnostics)) {
     loaded.failure = kExitBadInput;
@@ -31,6 +87,41 @@ LoadedProgram loadProgram(const std::string& path, DiagnosticEngine& diagnostics
   }
   loaded.program = std::move(parsed.program);
   return loaded;
+}
+
+LoadedProgram loadProgram(const std::string& path, DiagnosticEngine& diagnostics, const std::string& selector) {
+  int failure = kExitOk;
+  std::shared_ptr<SourceFile> source = readSourceFile(path, diagnostics, &failure);
+  if (!source) {
+    LoadedProgram loaded;
+    loaded.failure = failure;
+    return loaded;
+  }
+  return loadProgramFrom(std::move(source), diagnostics, selector);
+}
+
+std::string formatProgramTable(const std::vector<FoundProgram>& programs) {
+  std::vector<std::string> lines;
+  size_t linesWidth = 5, opsWidth = 3, passWidth = 4;
+  for (const FoundProgram& p : programs) {
+    lines.push_back(fmt::format("{}-{}", p.line, p.endLine));
+    linesWidth = std::max(linesWidth, lines.back().size());
+    opsWidth = std::max(opsWidth, fmt::formatted_size("{}", p.opCount));
+    passWidth = std::max(passWidth, p.pass.size());
+  }
+  size_t indexWidth = std::max<size_t>(1, fmt::formatted_size("{}", programs.size()));
+  std::string out = fmt::format("{:>{}}  {:<{}}  {:>{}}  {:<4}  {:<{}}  {}\n", "#", indexWidth, "lines", linesWidth,
+                                "ops", opsWidth, "dist", "pass", passWidth, "label");
+  for (size_t i = 0; i < programs.size(); ++i) {
+    const FoundProgram& p = programs[i];
+    std::string label = p.label + (p.closed ? "" : " (not closed: the file ends first)");
+    out += fmt::format("{:>{}}  {:<{}}  {:>{}}  {:<4}  {:<{}}  {}", i + 1, indexWidth, lines[i], linesWidth,
+                       p.opCount, opsWidth, p.distributed ? "yes" : "no", p.pass.empty() ? "-" : p.pass,
+                       passWidth, label);
+    while (!out.empty() && out.back() == ' ') out.pop_back();
+    out += '\n';
+  }
+  return out;
 }
 
 int writeProgram(const Program& program, const std::string& path, DiagnosticEngine& diagnostics) {
@@ -41,6 +132,34 @@ int writeProgram(const Program& program, const std::string& path, DiagnosticEngi
     return kExitUsage;
   }
   if (!printProgram(program, out->stream()) || !out->commit(&error)) {
+    diagnostics.error(error.empty() ? "cannot write '" + path + "'" : error);
+    return kExitUsage;
+  }
+  return kExitOk;
+}
+
+int writeProgramInPlace(const Program& program, const LoadedProgram& loaded, const std::string& path,
+                        DiagnosticEngine& diagnostics) {
+  std::string_view text = loaded.source->text();
+  if (loaded.begin == 0 && loaded.end == text.size()) return writeProgram(program, path, diagnostics);
+  std::string error;
+  std::optional<OutputFile> out = OutputFile::open(path, &error);
+  if (!out) {
+    diagnostics.error(error);
+    return kExitUsage;
+  }
+  std::FILE* stream = out->stream();
+  auto put = [stream](std::string_view part) { return std::fwrite(part.data(), 1, part.size(), stream) == part.size(); };
+  bool written = put(text.substr(0, loaded.begin));
+  if (text[loaded.end - 1] == '\n') {
+    written = written && printProgram(program, stream);
+  } else {  // the closing line went on (`}  // end`): the rest follows the '}'
+    std::string printed = printProgramToString(program);
+    printed.pop_back();
+    written = written && put(printed);
+  }
+  written = written && put(text.substr(loaded.end));
+  if (!written || !out->commit(&error)) {
     diagnostics.error(error.empty() ? "cannot write '" + path + "'" : error);
     return kExitUsage;
   }

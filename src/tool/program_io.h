@@ -1,13 +1,20 @@
 // The two ends every subcommand shares: read + parse + verify a program, and
 // write a program out only when the whole run succeeded.
+//
+// A file may hold several programs among other lines (a training log, one
+// program per pass): syntax/program_finder.h finds them, `--program N|TEXT`
+// chooses one (1-based index, or the first whose label contains TEXT), and a
+// file of several programs without a choice is a usage error that lists them.
 #pragma once
 
 #include <memory>
 #include <string>
+#include <vector>
 
 #include "ir/diagnostics.h"
 #include "ir/ir.h"
 #include "ir/source.h"
+#include "syntax/program_finder.h"
 
 namespace reshardctl {
 
@@ -19,15 +26,32 @@ enum ExitCode : int {
 };
 
 struct LoadedProgram {
-  std::unique_ptr<SourceFile> source;
-  std::unique_ptr<Program> program;  // nullptr when loading failed
+  std::shared_ptr<SourceFile> source;  // the whole file: locations are offsets into it
+  std::unique_ptr<Program> program;    // nullptr when loading failed
   bool denselyNumbered = true;
-  int failure = kExitOk;             // the exit code when program is nullptr
+  int failure = kExitOk;               // the exit code when program is nullptr
+  size_t begin = 0, end = 0;           // the program's bytes in the file
 };
 
-// Reads `path` ("-" = stdin), parses and verifies. Diagnostics go to
+// Reads `path` ("-" = stdin), finds the program `selector` names ("" = the
+// only one; see above), parses and verifies it. Diagnostics go to
 // `diagnostics`, whose source is set to the loaded file.
-LoadedProgram loadProgram(const std::string& path, DiagnosticEngine& diagnostics);
+LoadedProgram loadProgram(const std::string& path, DiagnosticEngine& diagnostics,
+                          const std::string& selector = "");
+
+// The same in two steps, for reading two programs of one file (`diff`).
+std::shared_ptr<SourceFile> readSourceFile(const std::string& path, DiagnosticEngine& diagnostics,
+                                           int* failure);
+LoadedProgram loadProgramFrom(std::shared_ptr<SourceFile> source, DiagnosticEngine& diagnostics,
+                              const std::string& selector);
+
+// One line per program (`reshardctl list`, and the usage error above).
+std::string formatProgramTable(const std::vector<FoundProgram>& programs);
+
+// Writes `program` back over where `loaded` came from (`--in-place`): the
+// whole file, or in a log only that program's lines, the rest byte-identical.
+int writeProgramInPlace(const Program& program, const LoadedProgram& loaded, const std::string& path,
+                        DiagnosticEngine& diagnostics);
 
 // Writes `text` to `path` ("-" = stdout) atomically. Returns an exit code.
 int writeTextOutput(const std::string& text, const std::string& path, DiagnosticEngine& diagnostics);

@@ -168,7 +168,7 @@ int runPlanned(std::vector<Row>& rows, const RunOptions& options, const std::opt
   }
   // Under MPI every process holds every piece (piece_exchange.h), so all
   // reach the same verdicts; only the output can fail on process 0 alone.
-  const int written = team.leader() ? writeTextOutput(formatTable(rows, backend->name()), options.output, diagnostics)
+  const int written = team.leader() ? writeTextOutput(formatTable(rows, backend->description()), options.output, diagnostics)
                                     : kExitOk;
   const int status = team.agree(written).status;
   bool allPassed = std::all_of(rows.begin(), rows.end(), [](const Row& row) { return row.outcome.passed; });
@@ -207,7 +207,7 @@ int runRun(const RunOptions& options) {
   const Team team{multi ? processes.get() : nullptr};
 
   DiagnosticEngine diagnostics;
-  LoadedProgram loaded = loadProgram(options.input, diagnostics);
+  LoadedProgram loaded = loadProgram(options.input, diagnostics, options.program);
   std::vector<ReshardReport> reports;
   std::optional<Fault> fault;
   status = loaded.program ? prepare(loaded, options, diagnostics, reports, fault) : loaded.failure;

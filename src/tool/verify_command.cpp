@@ -10,7 +10,7 @@ namespace reshardctl {
 
 int runVerify(const VerifyOptions& options) {
   DiagnosticEngine diagnostics;
-  LoadedProgram loaded = loadProgram(options.input, diagnostics);
+  LoadedProgram loaded = loadProgram(options.input, diagnostics, options.program);
   int status = loaded.failure;
   if (loaded.program) {
     size_t warnings = lintProgram(*loaded.program, diagnostics);

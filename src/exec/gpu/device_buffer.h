@@ -3,7 +3,9 @@
 // kernel or NCCL call still reads can be dropped on the host at once, and a
 // plan's steps never wait for the device; the device's default pool keeps freed
 // memory (nccl_backend.cpp raises its release threshold), so repeated runs
-// (--iters) do not pay for allocations.
+// (--iters) do not pay for allocations. On a device without memory pools
+// (cudaDevAttrMemoryPoolsSupported = 0) `pooled` is false: plain cudaMalloc,
+// and cudaFree, which waits for the device before it frees.
 #pragma once
 
 #include <cuda_runtime_api.h>
@@ -15,7 +17,7 @@ namespace reshardctl::gpu {
 class DeviceBuffer {
  public:
   DeviceBuffer() = default;
-  DeviceBuffer(int device, cudaStream_t stream, size_t bytes);  // throws BackendError
+  DeviceBuffer(int device, cudaStream_t stream, size_t bytes, bool pooled);  // throws BackendError
   ~DeviceBuffer();
   DeviceBuffer(DeviceBuffer&& other) noexcept;
   DeviceBuffer& operator=(DeviceBuffer&& other) noexcept;
@@ -33,6 +35,7 @@ class DeviceBuffer {
   size_t size_ = 0;
   int device_ = -1;
   cudaStream_t stream_ = nullptr;
+  bool pooled_ = true;
 };
 
 }  // namespace reshardctl::gpu

@@ -2,10 +2,18 @@
 //   1. every CUDA kernel against its host reference on random cases (box copies
 //      of every element width, widened and not; fills; the ANY/ALL and AVG
 //      fix-ups for every device type);
-//   2. the NCCL backend end to end on 1-rank meshes (and on 2 ranks when the
-//      GPUs, or RESHARDCTL_ALLOW_SHARED_GPU with NCCL >= 2.30, allow it) against
-//      the reference executor;
-//   3. unless --quick: the kernels' bandwidth next to cudaMemcpy device-to-device.
+//   2. the NCCL backend end to end on 1-rank meshes, each step kind built by
+//      hand (the planner makes none for groups of one), so real 1-rank NCCL
+//      collectives and the local kernels run, counted; then on 2 ranks when the
+//      GPUs, or RESHARDCTL_ALLOW_SHARED_GPU=1 with NCCL >= 2.30, allow it; all
+//      against the reference executor;
+//   3. unless --quick: the kernels' and the 1-rank collectives' bandwidth next
+//      to cudaMemcpy device-to-device (S/t, S the bytes copied).
+// Options: --quick; --shared (2 ranks were asked for: not starting them is a
+// failure, not a skip; also implied by RESHARDCTL_ALLOW_SHARED_GPU=1);
+// --two-ranks (only the 2-rank backend check);
+// --nccl-list (every libnccl.so.2 found, its version, which one is used; no GPU
+// needed).
 // Exit 0 all passed, 1 a failure, 77 no usable GPU (ctest counts it skipped).
 #include <cuda_runtime_api.h>
 
@@ -23,11 +31,15 @@
 
 #include "exec/execution_backend.h"
 #include "exec/gpu/cuda_kernels.h"
+#include "exec/gpu/nccl_library.h"
 #include "exec/gpu/nccl_setup.h"
+#include "exec/gpu/selftest_plans.h"
 #include "exec/reference_data.h"
 #include "reshard/planner.h"
 
 using namespace reshardctl;
+using reshardctl::gpu::singleRankPlans;
+using reshardctl::gpu::twoRankPlans;
 
 namespace {
 
@@ -156,7 +168,8 @@ void testElementwise(std::mt19937_64& rng) {
 
 // Runs `plan` on the NCCL backend and on the reference executor from the same
 // source pieces; the pieces must be equal, box for box and bit for bit.
-std::string compareWithReference(ExecutionBackend& backend, const Plan& plan, std::mt19937_64& rng) {
+std::string compareWithReference(ExecutionBackend& backend, const Plan& plan, std::mt19937_64& rng,
+                                 ExecutionStats& stats) {
   const bool logical = plan.src.placements[0].isPartial() && (plan.src.placements[0].reduce == ReduceType::Any ||
                                                              plan.src.placements[0].reduce == ReduceType::All);
   const GlobalTensor global = randomGlobalTensor(plan.shape, plan.dtype, logical, rng);
@@ -164,7 +177,7 @@ std::string compareWithReference(ExecutionBackend& backend, const Plan& plan, st
   DistTensor reference = source, device = source;
   executePlan(plan, reference);
   try {
-    backend.execute(plan, device);
+    stats = backend.execute(plan, device);
   } catch (const std::exception& e) {
     return e.what();
   }
@@ -180,93 +193,32 @@ std::string compareWithReference(ExecutionBackend& backend, const Plan& plan, st
   return {};
 }
 
-// On a 1-rank mesh the planner needs no steps, so the steps are built by hand:
-// each primitive on a group of one, through real 1-rank NCCL communicators.
-std::vector<Plan> singleRankPlans() {
-  const ProcessMesh mesh{{1}, {0}, true};
-  auto layout = [&](Placement placement) { return Layout{mesh, {placement}}; };
-  struct Spec {
-    StepKind kind;
-    Placement from, to;
-    std::optional<ReduceType> reduce;
-    int64_t tensorDim, fromTensorDim;
-  };
-  const std::vector<Spec> specs = {
-      {StepKind::AllReduce, Placement::partial(ReduceType::Sum), Placement::replicate(), ReduceType::Sum, -1, -1},
-      {StepKind::AllReduce, Placement::partial(ReduceType::Avg), Placement::replicate(), ReduceType::Avg, -1, -1},
-      {StepKind::AllReduce, Placement::partial(ReduceType::Max), Placement::replicate(), ReduceType::Max, -1, -1},
-      {StepKind::AllReduce, Placement::partial(ReduceType::Any), Placement::replicate(), ReduceType::Any, -1, -1},
-      {StepKind::ReduceScatter, Placement::partial(ReduceType::Sum), Placement::shard(0), ReduceType::Sum, 0, -1},
-      {StepKind::ReduceScatter, Placement::partial(ReduceType::Min), Placement::shard(1), ReduceType::Min, 1, -1},
-      {StepKind::AllGather, Placement::shard(0), Placement::replicate(), std::nullopt, 0, -1},
-      {StepKind::AllGather, Placement::shard(1), Placement::replicate(), std::nullopt, 1, -1},
-      {StepKind::AllToAll, Placement::shard(0), Placement::shard(1), std::nullopt, 1, 0},
-      {StepKind::Slice, Placement::replicate(), Placement::shard(1), std::nullopt, 1, -1},
-      {StepKind::PartialInit, Placement::replicate(), Placement::partial(ReduceType::Max), ReduceType::Max, -1, -1},
-      {StepKind::PartialInit, Placement::shard(0), Placement::partial(ReduceType::Sum), ReduceType::Sum, -1, 0},
-  };
-  const std::vector<std::vector<int64_t>> shapes = {{8, 6}, {7, 5}, {1, 1}, {1031, 67}};
-  const std::vector<DType> dtypes = {DType::F32, DType::BF16, DType::F16, DType::F64, DType::I32, DType::I64, DType::Bool};
-  std::vector<Plan> plans;
-  for (const Spec& spec : specs)
-    for (const auto& shape : shapes)
-      for (const DType dtype : dtypes) {
-        Step step;
-        step.kind = spec.kind;
-        step.meshDim = 0;
-        step.reduce = spec.reduce;
-        step.tensorDim = spec.tensorDim;
-        step.fromTensorDim = spec.fromTensorDim;
-        step.groups = {{0}};
-        step.from = layout(spec.from);
-        step.to = layout(spec.to);
-        Plan plan;
-        plan.src = step.from;
-        plan.dst = step.to;
-        plan.shape = shape;
-        plan.dtype = dtype;
-        plan.steps = {step};
-        plans.push_back(plan);
-      }
-  return plans;
+bool isCollective(StepKind kind) {
+  return kind != StepKind::Slice && kind != StepKind::PartialInit && kind != StepKind::SendRecv;
 }
 
-// Planned reshards on a 2-rank mesh: every kind of step, even and uneven.
-std::vector<Plan> twoRankPlans() {
-  const ProcessMesh mesh{{2}, {0, 1}, true};
-  struct Case {
-    std::vector<int64_t> srcMap, dstMap;
-    std::vector<PartialDim> srcPartial, dstPartial;
-  };
-  const std::vector<Case> cases = {
-      {{-1, -1}, {-1, -1}, {{0, ReduceType::Sum}}, {}},  {{-1, -1}, {-1, -1}, {{0, ReduceType::Avg}}, {}},
-      {{-1, -1}, {0, -1}, {{0, ReduceType::Sum}}, {}},   {{0, -1}, {-1, -1}, {}, {}},
-      {{-1, 0}, {-1, -1}, {}, {}},                       {{0, -1}, {-1, 0}, {}, {}},
-      {{-1, -1}, {-1, 0}, {}, {}},                       {{-1, -1}, {-1, -1}, {}, {{0, ReduceType::Max}}},
-  };
-  const std::vector<std::vector<int64_t>> shapes = {{8, 6}, {7, 5}, {1031, 67}};
-  const std::vector<DType> dtypes = {DType::F32, DType::BF16, DType::I64, DType::Bool};
-  std::vector<Plan> plans;
-  for (const Case& c : cases)
-    for (const auto& shape : shapes)
-      for (const DType dtype : dtypes)
-        plans.push_back(planMinCost(
-            ReshardRequest{shape, dtype, TensorDistAttr{mesh, c.srcMap, c.srcPartial, {}}, TensorDistAttr{mesh, c.dstMap, c.dstPartial, {}}},
-            CostModel{}));
-  return plans;
-}
-
-void testBackend(const std::vector<int64_t>& ids, const std::vector<Plan>& plans, std::mt19937_64& rng) {
+// `required`: not starting the backend is a failure (2 shared ranks asked for).
+void testBackend(const std::vector<int64_t>& ids, const std::vector<Plan>& plans, std::mt19937_64& rng,
+                 bool required) {
   std::string error;
   auto backend = makeNcclBackend(ids, &error);
   if (!backend) {
-    std::printf("SKIP nccl backend on %zu rank(s): %s\n", ids.size(), error.c_str());
+    if (required) report(false, fmt::format("nccl backend on {} rank(s) cannot start although asked for: {}", ids.size(), error));
+    else std::printf("SKIP nccl backend on %zu rank(s): %s\n", ids.size(), error.c_str());
     return;
   }
   int passed = 0;
+  int64_t calls = 0, kernels = 0;
   std::string firstFailure;
   for (const Plan& plan : plans) {
-    const std::string problem = compareWithReference(*backend, plan, rng);
+    ExecutionStats stats;
+    std::string problem = compareWithReference(*backend, plan, rng, stats);
+    // A plan whose step is a collective must have reached NCCL: else it
+    // proves nothing about the NCCL path.
+    const bool collective = !plan.steps.empty() && isCollective(plan.steps[0].kind);
+    if (problem.empty() && collective && stats.ncclCalls == 0) problem = "no NCCL call was issued";
+    calls += stats.ncclCalls;
+    kernels += stats.kernels;
     if (problem.empty()) {
       ++passed;
     } else if (firstFailure.empty()) {
@@ -275,9 +227,12 @@ void testBackend(const std::vector<int64_t>& ids, const std::vector<Plan>& plans
                                  fmt::join(plan.shape, "x"), dtypeName(plan.dtype), kind, problem);
     }
   }
-  report(passed == static_cast<int>(plans.size()),
-         fmt::format("nccl backend, {} rank(s): {}/{} plans equal the reference executor bit for bit{}", ids.size(), passed,
-                     plans.size(), firstFailure.empty() ? "" : "; first failure: " + firstFailure));
+  // And the suite as a whole must have run both NCCL calls and kernels.
+  report(passed == static_cast<int>(plans.size()) && calls > 0 && kernels > 0,
+         fmt::format("nccl backend, {} rank(s): {}/{} plans equal the reference executor bit for bit ({} NCCL calls, "
+                     "{} kernels){}",
+                     ids.size(), passed, plans.size(), calls, kernels,
+                     firstFailure.empty() ? "" : "; first failure: " + firstFailure));
 }
 
 template <typename Body>
@@ -295,6 +250,40 @@ double timeIt(Body body, int iterations) {
   cudaEventDestroy(start);
   cudaEventDestroy(stop);
   return ms / 1e3 / iterations;
+}
+
+// The 1-rank plans' data moves through the backend at 64 MiB of f32: NCCL
+// turns all_gather, reduce_scatter and all_to_all into a device copy
+// (docs/nccl.md §2.3), send_recv to itself is a copy kernel, so S/t against
+// cudaMemcpy's is the backend's overhead. (A 1-rank all_reduce is in place,
+// nothing to copy; 1-rank local steps keep the piece as it is.) The mean of 5
+// runs after a warm-up.
+void benchmarkOneRankCollectives(double memcpyRate) {
+  std::string error;
+  auto backend = makeNcclBackend({0}, &error);
+  if (!backend) return;  // testBackend has reported why
+  std::mt19937_64 rng(7);
+  const std::vector<int64_t> shape = {4096, 4096};
+  for (Plan plan : singleRankPlans()) {
+    if (plan.dtype != DType::F32 || plan.shape != std::vector<int64_t>{8, 6}) continue;
+    const StepKind kind = plan.steps.at(0).kind;
+    if (kind == StepKind::AllReduce || kind == StepKind::Slice || kind == StepKind::PartialInit) continue;
+    if (plan.src.placements[0].isPartial() && plan.src.placements[0].reduce != ReduceType::Sum) continue;
+    plan.shape = shape;
+    const GlobalTensor global = randomGlobalTensor(shape, plan.dtype, false, rng);
+    const DistTensor source = makeSourcePieces(global, plan.src, rng);
+    double seconds = 0;
+    for (int run = 0; run < 6; ++run) {
+      DistTensor tensor = source;
+      const double taken = backend->execute(plan, tensor).seconds;
+      if (run > 0) seconds += taken / 5;
+    }
+    const double bytes = static_cast<double>(elementCount(shape)) * 4;
+    const double rate = bytes / seconds / 1e9;
+    std::printf("BENCH nccl_1rank_%s_%s bytes=%.0f time_us=%.1f GBps=%.1f ratio=%.2f\n",
+                std::string(stepKindName(plan.steps[0].kind)).c_str(), placementsText(plan.dst.placements).c_str(), bytes,
+                seconds * 1e6, rate, rate / memcpyRate);
+  }
 }
 
 // S/t for S bytes copied (each byte is read and written: HBM moves 2S).
@@ -330,30 +319,70 @@ void benchmark() {
   const double fillTime = timeIt([&] { check(gpu::launchFill(b.data, rows * cols, 4, 0, nullptr), "fill"); }, iterations);
   std::printf("BENCH fill_f32 bytes=%zu time_us=%.1f GBps=%.1f (writes only)\n", bytes, fillTime * 1e6,
               static_cast<double>(bytes) / fillTime / 1e9);
+  benchmarkOneRankCollectives(memcpyRate);
+}
+
+
+// --nccl-list: every candidate libnccl.so.2, its version, and the one loaded.
+int listNccl() {
+  for (const gpu::NcclProbe& probe : gpu::probeNcclCandidates())
+    std::printf("NCCL %s %s (from %s)%s%s\n", probe.version > 0 ? gpu::ncclVersionText(probe.version).c_str() : "-",
+                probe.candidate.path.c_str(), probe.candidate.from.c_str(), probe.error.empty() ? "" : ": ",
+                probe.error.c_str());
+  std::string error;
+  const gpu::NcclApi* nccl = gpu::loadNccl(&error);
+  if (nccl == nullptr) {
+    std::printf("NCCL none usable: %s\n", error.c_str());
+    return 2;
+  }
+  const gpu::NcclFeatures features = gpu::ncclFeatures(*nccl);
+  std::printf("NCCL used %s %s alltoall=%d multi_rank_gpu=%d max_ranks_per_gpu=%d\n",
+              gpu::ncclVersionText(nccl->version).c_str(), nccl->path.c_str(), features.alltoAll ? 1 : 0,
+              features.multiRankGpu ? 1 : 0, features.maxRanksPerGpu);
+  return 0;
 }
 
 }  // namespace
 
 int main(int argc, char** argv) {
-  const bool quick = argc > 1 && std::strcmp(argv[1], "--quick") == 0;
+  bool quick = false, shared = false, twoRanksOnly = false;
+  for (int i = 1; i < argc; ++i) {
+    const std::string arg = argv[i];
+    if (arg == "--quick") quick = true;
+    else if (arg == "--shared") shared = true;
+    else if (arg == "--two-ranks") twoRanksOnly = true;
+    else if (arg == "--nccl-list") return listNccl();
+    else {
+      std::fprintf(stderr, "usage: gpu_selftest [--quick] [--shared] [--two-ranks] [--nccl-list]\n");
+      return 2;
+    }
+  }
+  const char* allow = std::getenv("RESHARDCTL_ALLOW_SHARED_GPU");
+  shared = shared || (allow != nullptr && std::string(allow) == "1");
   int devices = 0;
   const cudaError_t status = cudaGetDeviceCount(&devices);
   if (status != cudaSuccess || devices == 0) {
     std::printf("SKIP gpu_selftest: no usable GPU (%s)\n", status != cudaSuccess ? cudaGetErrorString(status) : "0 devices");
-    return 77;
+    // Asked for shared ranks, the caller wants a result: no GPU is a failure.
+    return shared ? 1 : 77;
   }
   cudaDeviceProp props{};
   check(cudaGetDeviceProperties(&props, 0), "cudaGetDeviceProperties");
+  std::string ncclError;
+  const gpu::NcclApi* nccl = gpu::loadNccl(&ncclError);
   std::printf("INFO %d GPU(s); GPU 0: %s, sm_%d%d, %d SMs, %.1f GiB; NCCL %s\n", devices, props.name, props.major,
               props.minor, props.multiProcessorCount, static_cast<double>(props.totalGlobalMem) / (1 << 30),
-              gpu::ncclVersionText(gpu::ncclRuntimeVersion()).c_str());
+              nccl != nullptr ? fmt::format("{} ({})", gpu::ncclVersionText(nccl->version), nccl->path).c_str()
+                              : "not loaded");
   std::mt19937_64 rng(90);
-  testBoxCopies(rng);
-  testFill();
-  testElementwise(rng);
-  testBackend({0}, singleRankPlans(), rng);
-  testBackend({0, 1}, twoRankPlans(), rng);
-  if (!quick) benchmark();
+  if (!twoRanksOnly) {
+    testBoxCopies(rng);
+    testFill();
+    testElementwise(rng);
+    testBackend({0}, singleRankPlans(), rng, true);
+  }
+  testBackend({0, 1}, twoRankPlans(), rng, shared);
+  if (!quick && !twoRanksOnly) benchmark();
   std::printf("%s: %d failure(s)\n", failures == 0 ? "gpu_selftest passed" : "gpu_selftest FAILED", failures);
   return failures == 0 ? 0 : 1;
 }

@@ -1,8 +1,14 @@
 // The NCCL backend: one process drives every GPU of the node, one rank per GPU.
 //
+// - NCCL: loaded at start (nccl_library.h: dlopen of libnccl.so.2); every call
+//   goes through its table, and its version picks the features (ncclAlltoAll,
+//   GPU sharing). Communicators and every NCCL call that can fail or hang live in
+//   nccl_comms.h.
 // - Ranks: the process ids passed to makeNcclBackend, sorted; the i-th gets GPU i
-//   (GPU i % count with RESHARDCTL_ALLOW_SHARED_GPU=1, which needs NCCL >= 2.30
-//   and NCCL_MULTI_RANK_GPU_ENABLE=1: NCCL 2.28 refuses two ranks on one GPU).
+//   (GPU i % count with RESHARDCTL_ALLOW_SHARED_GPU=1, which needs NCCL >= 2.30:
+//   NCCL 2.28 refuses two ranks on one GPU). Sharing sets NCCL_MULTI_RANK_GPU_ENABLE=1,
+//   NCCL_MAX_CTAS and NCCL_NVLS_ENABLE=0 (unless set), and allows at most
+//   NcclFeatures::maxRanksPerGpu ranks per GPU (RESHARDCTL_MAX_RANKS_PER_GPU raises it).
 // - Communicators: a world communicator over all ranks (ncclCommInitAll) for
 //   send_recv, whose peers may sit on two meshes; and one per collective group,
 //   created with ncclCommInitAll over the group's GPUs in the group's order (so
@@ -14,13 +20,19 @@
 //   All communicators a plan needs are made before its timing starts.
 // - A step: its lowering (step_program.h) gives each rank local ops (kernels,
 //   cuda_kernels.h) before and after one ncclGroupStart/End holding every rank's
-//   NCCL calls, as one thread driving several devices must. Everything runs on
+//   NCCL calls, as one thread driving several devices must; the calls are all
+//   resolved before the group starts (NcclComms::launchGroup). Everything runs on
 //   one stream per rank, so no step waits on the host.
+// - Memory: stream-ordered (device_buffer.h) from each device's default pool
+//   where the device supports pools (else plain cudaMalloc), with the pools of
+//   the GPUs in use opened to each other where peer access is possible: a
+//   pool's memory is not covered by cudaDeviceEnablePeerAccess.
 // - Waiting: the plan's end is polled (cudaStreamQuery) together with
 //   ncclCommGetAsyncError of every communicator; an NCCL error or the timeout
-//   (RESHARDCTL_NCCL_TIMEOUT_S, 60 s) aborts all communicators and throws
-//   BackendError, and the backend refuses further work. Host calls that can block
-//   (init, ncclGroupEnd) run under a watchdog that exits with code 2.
+//   (RESHARDCTL_NCCL_TIMEOUT_S, 60 s, for the whole execution of a plan, all its
+//   steps) aborts all communicators and throws BackendError, and the backend
+//   refuses further work. Host calls that can block (init, ncclGroupEnd, abort,
+//   teardown) run under a watchdog that exits with code 2.
 // - Timing: CUDA events around the steps on each rank's stream; the slowest rank.
 //
 // Multi-process (a ProcessGroup, under mpirun): process p drives only rank
@@ -46,6 +58,8 @@
 #include "exec/execution_backend.h"
 #include "exec/gpu/cuda_kernels.h"
 #include "exec/gpu/device_buffer.h"
+#include "exec/gpu/nccl_comms.h"
+#include "exec/gpu/nccl_library.h"
 #include "exec/gpu/nccl_setup.h"
 #include "exec/multiprocess/multi_process.h"
 #include "exec/multiprocess/piece_exchange.h"
@@ -77,19 +91,29 @@ bool envFlag(const char* name) {
   return value != nullptr && std::string_view(value) == "1";
 }
 
+// The cap on ranks per GPU: NCCL's documented 2 (with sharing), unless
+// RESHARDCTL_MAX_RANKS_PER_GPU asks for more (for tuned NCCL_MAX_CTAS).
+int maxRanksPerGpu(const gpu::NcclFeatures& features) {
+  const char* text = std::getenv("RESHARDCTL_MAX_RANKS_PER_GPU");
+  const int asked = text != nullptr ? std::atoi(text) : 0;
+  return features.multiRankGpu && asked > 0 ? asked : features.maxRanksPerGpu;
+}
+
 class NcclBackend final : public ExecutionBackend {
  public:
   explicit NcclBackend(ProcessGroup* processes)
       : processes_(processes), timeout_(gpu::ncclTimeoutSeconds()), watchdog_(timeout_) {}
 
   ~NcclBackend() override {
-    // After an abort the streams may never drain; otherwise let them finish
-    // before the communicators go.
-    for (RankState& rank : ranks_) {
-      if (broken_ || rank.stream == nullptr || cudaSetDevice(rank.device) != cudaSuccess) continue;
-      static_cast<void>(cudaStreamSynchronize(rank.stream));
-    }
-    forEachComm([&](ncclComm_t comm) { static_cast<void>(broken_ ? ncclCommAbort(comm) : ncclCommDestroy(comm)); });
+    // After an abort the streams may never drain (close() then skips them);
+    // otherwise they finish before the communicators go, under the watchdog.
+    if (comms_)
+      comms_->close([&] {
+        for (RankState& rank : ranks_)
+          if (rank.stream != nullptr && cudaSetDevice(rank.device) == cudaSuccess)
+            static_cast<void>(cudaStreamSynchronize(rank.stream));
+      });
+    comms_.reset();
     for (RankState& rank : ranks_) {
       if (cudaSetDevice(rank.device) != cudaSuccess) continue;
       if (rank.start != nullptr) static_cast<void>(cudaEventDestroy(rank.start));
@@ -104,7 +128,8 @@ class NcclBackend final : public ExecutionBackend {
     ids_ = requested;
     std::sort(ids_.begin(), ids_.end());
     ids_.erase(std::unique(ids_.begin(), ids_.end()), ids_.end());
-    std::string problem = ids_.empty() ? "the nccl backend needs at least one rank" : devicesProblem();
+    std::string problem = ids_.empty() ? "the nccl backend needs at least one rank" : ncclProblem();
+    if (problem.empty()) problem = devicesProblem();
     // Before any NCCL call: a process that gave up alone would leave the others
     // waiting in ncclCommInitRank.
     if (processes_ != nullptr) problem = firstProblem(processes_->allGather(problem));
@@ -117,7 +142,7 @@ class NcclBackend final : public ExecutionBackend {
       }
     } catch (const BackendError& error) {
       problem = fmt::format("cannot start NCCL on {} GPU(s) (NCCL {}): {}", ranks_.size(),
-                            gpu::ncclVersionText(gpu::ncclRuntimeVersion()), error.what());
+                            gpu::ncclVersionText(nccl_->version), error.what());
       // The others may be inside ncclCommInitRank, waiting for this process.
       if (processes_ != nullptr) processes_->abort(problem, 2);
     }
@@ -126,8 +151,12 @@ class NcclBackend final : public ExecutionBackend {
 
   std::string_view name() const override { return "nccl"; }
 
+  std::string description() const override {
+    return fmt::format("nccl (NCCL {}, {})", gpu::ncclVersionText(nccl_->version), nccl_->path);
+  }
+
   ExecutionStats execute(const Plan& plan, DistTensor& tensor) override {
-    if (broken_) throw BackendError("the NCCL backend was aborted earlier: " + brokenReason_);
+    if (comms_->broken()) throw BackendError("the NCCL backend was aborted earlier: " + comms_->brokenReason());
     const std::optional<DeviceType> type = deviceTypeOf(tensor.dtype);
     if (!type)
       throw BackendError(fmt::format("the nccl backend cannot hold {} tensors", dtypeName(tensor.dtype)));
@@ -147,7 +176,7 @@ class NcclBackend final : public ExecutionBackend {
     for (const Step& step : plan.steps) {
       const StepProgram program = lowerStep(step, tensor.shape, tensor.dtype, boxes, elemBytes_);
       stats.bytesMoved += program.communicationBytes(elemBytes_);
-      runStep(program, held);
+      runStep(program, held, stats);
       for (const RankProgram& rp : program.ranks) {
         if (rp.keeps) boxes[rp.id] = rp.after;
         else boxes.erase(rp.id);
@@ -173,6 +202,15 @@ class NcclBackend final : public ExecutionBackend {
   }
 
  private:
+  // Loads NCCL (once per process); why it cannot be used, or "".
+  std::string ncclProblem() {
+    std::string error;
+    nccl_ = gpu::loadNccl(&error);
+    if (nccl_ == nullptr) return error;
+    comms_ = std::make_unique<gpu::NcclComms>(*nccl_, watchdog_);
+    return {};
+  }
+
   // Why this process's GPUs cannot hold its ranks, or an empty string.
   std::string devicesProblem() {
     int devices = 0;
@@ -194,12 +232,25 @@ class NcclBackend final : public ExecutionBackend {
       return fmt::format("{} need {} GPUs, but {} GPU(s) are visible: NCCL refuses two ranks on one GPU "
                          "(RESHARDCTL_ALLOW_SHARED_GPU=1 shares GPUs where NCCL >= 2.30 is loaded)",
                          who, needed, devices);
-    const int version = gpu::ncclRuntimeVersion();
-    if (version < 23000)
+    const gpu::NcclFeatures& features = comms_->features();
+    if (!features.multiRankGpu)
       return fmt::format("{} on {} GPU(s): RESHARDCTL_ALLOW_SHARED_GPU=1 needs NCCL >= 2.30 "
-                         "(NCCL_MULTI_RANK_GPU_ENABLE), but this process loaded NCCL {}",
-                         who, devices, gpu::ncclVersionText(version));
-    setenv("NCCL_MULTI_RANK_GPU_ENABLE", "1", 0);  // read by NCCL at its first init, which follows
+                         "(NCCL_MULTI_RANK_GPU_ENABLE), but this process loaded NCCL {} ({}); "
+                         "RESHARDCTL_NCCL_LIB picks another libnccl.so.2",
+                         who, devices, gpu::ncclVersionText(nccl_->version), nccl_->path);
+    const auto perGpu = static_cast<int>((needed + devices - 1) / devices);
+    if (perGpu > maxRanksPerGpu(features))
+      return fmt::format("{} on {} GPU(s) put {} ranks on one GPU; NCCL {} documents at most {} with "
+                         "NCCL_MULTI_RANK_GPU_ENABLE (RESHARDCTL_MAX_RANKS_PER_GPU raises the cap)",
+                         who, devices, perGpu, gpu::ncclVersionText(nccl_->version), maxRanksPerGpu(features));
+    // Read by NCCL at its first init, which follows; a user's own settings win.
+    // Each sharing rank allocates its own channels: NCCL_MAX_CTAS bounds them so
+    // all ranks' kernels fit on the GPU at once; NVLS cannot be shared.
+    int sms = 0;
+    if (cudaDeviceGetAttribute(&sms, cudaDevAttrMultiProcessorCount, 0) != cudaSuccess) sms = 1;
+    setenv("NCCL_MULTI_RANK_GPU_ENABLE", "1", 0);
+    setenv("NCCL_MAX_CTAS", std::to_string(gpu::sharedGpuMaxCtas(sms, perGpu)).c_str(), 0);
+    setenv("NCCL_NVLS_ENABLE", "0", 0);
     return {};
   }
 
@@ -214,12 +265,43 @@ class NcclBackend final : public ExecutionBackend {
     RESHARDCTL_CUDA(cudaStreamCreateWithFlags(&mine.stream, cudaStreamNonBlocking));
     RESHARDCTL_CUDA(cudaEventCreate(&mine.start));
     RESHARDCTL_CUDA(cudaEventCreate(&mine.stop));
+    int pools = 0;
+    RESHARDCTL_CUDA(cudaDeviceGetAttribute(&pools, cudaDevAttrMemoryPoolsSupported, mine.device));
+    if (pools == 0) {
+      pooled_ = false;  // DeviceBuffer falls back to cudaMalloc/cudaFree
+      return;
+    }
     // Keep freed pool memory: --iters then reuses it instead of paying the
     // driver again inside the timed steps.
     cudaMemPool_t pool = nullptr;
     RESHARDCTL_CUDA(cudaDeviceGetDefaultMemPool(&pool, mine.device));
     uint64_t keepAll = UINT64_MAX;
     RESHARDCTL_CUDA(cudaMemPoolSetAttribute(pool, cudaMemPoolAttrReleaseThreshold, &keepAll));
+  }
+
+  // A pool's memory is reachable from another GPU only after
+  // cudaMemPoolSetAccess (cudaDeviceEnablePeerAccess does not cover pools):
+  // NCCL's peer-to-peer transports of ranks in one process may read and write
+  // the user buffers of the peer GPU.
+  void openPoolsToPeers() {
+    if (!pooled_) return;
+    std::vector<int> devices;
+    for (const RankState& rank : ranks_) devices.push_back(rank.device);
+    std::sort(devices.begin(), devices.end());
+    devices.erase(std::unique(devices.begin(), devices.end()), devices.end());
+    for (const int owner : devices) {
+      cudaMemPool_t pool = nullptr;
+      RESHARDCTL_CUDA(cudaDeviceGetDefaultMemPool(&pool, owner));
+      for (const int peer : devices) {
+        int reachable = 0;
+        if (peer == owner || cudaDeviceCanAccessPeer(&reachable, peer, owner) != cudaSuccess || reachable == 0) continue;
+        cudaMemAccessDesc access{};
+        access.location.type = cudaMemLocationTypeDevice;
+        access.location.id = peer;
+        access.flags = cudaMemAccessFlagsProtReadWrite;
+        RESHARDCTL_CUDA(cudaMemPoolSetAccess(pool, &access, 1));
+      }
+    }
   }
 
   // One process, every rank: rank i on GPU i (i % count when shared).
@@ -229,6 +311,7 @@ class NcclBackend final : public ExecutionBackend {
       addRank(ids_[i], static_cast<int>(i % static_cast<size_t>(devices_)));
       deviceList.push_back(ranks_.back().device);
     }
+    openPoolsToPeers();
     world_ = createComms(deviceList, "ncclCommInitAll (world)");
   }
 
@@ -238,24 +321,12 @@ class NcclBackend final : public ExecutionBackend {
       throw BackendError(processCountProblem(ids_, processes_->size()));
     addRank(rankOfProcess(ids_, processes_->rank()), processes_->localRank() % devices_);
     ncclUniqueId id{};
-    if (processes_->rank() == 0) RESHARDCTL_NCCL(ncclGetUniqueId(&id));
+    if (processes_->rank() == 0) comms_->check(nccl_->getUniqueId(&id), "ncclGetUniqueId");
     processes_->broadcast(std::as_writable_bytes(std::span(&id, 1)), 0);
-    ncclComm_t comm = nullptr;
-    gpu::Armed guard(watchdog_, "ncclCommInitRank (world)");
-    RESHARDCTL_NCCL(ncclCommInitRank(&comm, processes_->size(), id, processes_->rank()));
-    world_ = {comm};
+    world_ = {comms_->initRank(processes_->size(), id, processes_->rank(), "ncclCommInitRank (world)")};
   }
 
   bool drives(int64_t id) const { return index_.contains(id); }
-
-  template <typename Visit>
-  void forEachComm(Visit visit) {
-    for (ncclComm_t comm : world_) visit(comm);
-    for (auto& [group, comms] : groups_)
-      for (ncclComm_t comm : comms) visit(comm);
-    for (auto& [groups, comm] : splits_)
-      if (comm != nullptr) visit(comm);
-  }
 
   const RankState& rankOf(int64_t id) const {
     auto found = index_.find(id);
@@ -265,15 +336,14 @@ class NcclBackend final : public ExecutionBackend {
   }
 
   std::vector<ncclComm_t> createComms(const std::vector<int>& deviceList, const char* what) {
-    std::vector<ncclComm_t> comms(deviceList.size(), nullptr);
-    gpu::Armed guard(watchdog_, what);
-    const ncclResult_t status = ncclCommInitAll(comms.data(), static_cast<int>(comms.size()), deviceList.data());
-    if (status == ncclInvalidUsage && hasDuplicates(deviceList))
+    try {
+      return comms_->initAll(deviceList, what);
+    } catch (const BackendError& error) {
+      if (!hasDuplicates(deviceList)) throw;
       throw BackendError(fmt::format("NCCL {} refused two ranks on one GPU (needs NCCL >= 2.30 with "
-                                     "NCCL_MULTI_RANK_GPU_ENABLE=1)",
-                                     gpu::ncclVersionText(gpu::ncclRuntimeVersion())));
-    if (status != ncclSuccess) gpu::throwNccl(status, what);
-    return comms;
+                                     "NCCL_MULTI_RANK_GPU_ENABLE=1): {}",
+                                     gpu::ncclVersionText(nccl_->version), error.what()));
+    }
   }
 
   static bool hasDuplicates(std::vector<int> list) {
@@ -311,11 +381,8 @@ class NcclBackend final : public ExecutionBackend {
       color = static_cast<int>(index);
       key = static_cast<int>(at - groups[index].begin());
     }
-    ncclComm_t comm = nullptr;
     RESHARDCTL_CUDA(cudaSetDevice(ranks_.front().device));
-    gpu::Armed guard(watchdog_, "ncclCommSplit (mesh group)");
-    RESHARDCTL_NCCL(ncclCommSplit(world_.front(), color, key, &comm, nullptr));
-    splits_[groups] = comm;
+    splits_[groups] = comms_->split(world_.front(), color, key, "ncclCommSplit (mesh group)");
   }
 
   ncclComm_t groupComm(const StepProgram& program, const CommOp& op, int64_t id) const {
@@ -334,7 +401,7 @@ class NcclBackend final : public ExecutionBackend {
       const size_t bytes = piece.values.size() * static_cast<size_t>(elemBytes_);
       Held& mine = held[id];
       mine.box = piece.box;
-      mine.buffer = DeviceBuffer(rank.device, rank.stream, bytes);
+      mine.buffer = DeviceBuffer(rank.device, rank.stream, bytes, pooled_);
       if (bytes == 0) continue;
       staging.emplace_back(bytes);
       encodeValues(tensor.dtype, piece.values.data(), piece.values.size(), staging.back().data());
@@ -391,8 +458,10 @@ class NcclBackend final : public ExecutionBackend {
     return nullptr;
   }
 
-  void runLocal(const LocalOp& op, const RankState& rank, std::map<int64_t, Held>& held, Slots& slots) const {
+  void runLocal(const LocalOp& op, const RankState& rank, std::map<int64_t, Held>& held, Slots& slots,
+                ExecutionStats& stats) const {
     std::byte* dst = slotPointer(op.dst, rank.id, held, slots);
+    ++stats.kernels;
     switch (op.kind) {
       case LocalOp::Kind::Copy:
         RESHARDCTL_CUDA(gpu::launchBoxCopy(op.copy, slotPointer(op.src, rank.id, held, slots), dst, rank.stream));
@@ -410,45 +479,29 @@ class NcclBackend final : public ExecutionBackend {
     }
   }
 
-  void enqueueComm(const StepProgram& program, const RankProgram& rp, const CommOp& op, std::map<int64_t, Held>& held,
-                   Slots& slots) {
-    const RankState& rank = rankOf(rp.id);
-    const ncclDataType_t dtype = gpu::ncclTypeOf(type_);
-    const std::byte* send = slotPointer(op.send, rp.id, held, slots) + op.sendOffset * elemBytes_;
-    std::byte* recv = slotPointer(op.recv, rp.id, held, slots) + op.recvOffset * elemBytes_;
-    const auto count = static_cast<size_t>(op.count);
-    if (op.kind == CommKind::Send) {
-      RESHARDCTL_NCCL(ncclSend(send, count, dtype, worldRank(op.peer), worldComm(rp.id), rank.stream));
-      return;
+  // The NCCL call of `op` on rank rp.id, fully resolved (may throw: it runs
+  // before the group starts).
+  gpu::NcclCall makeCall(const StepProgram& program, const RankProgram& rp, const CommOp& op,
+                         std::map<int64_t, Held>& held, Slots& slots) const {
+    gpu::NcclCall call;
+    call.kind = op.kind;
+    call.stream = rankOf(rp.id).stream;
+    call.type = gpu::ncclTypeOf(type_);
+    call.elemBytes = static_cast<size_t>(elemBytes_);
+    call.count = static_cast<size_t>(op.count);
+    std::byte* send = slotPointer(op.send, rp.id, held, slots);
+    std::byte* recv = slotPointer(op.recv, rp.id, held, slots);
+    call.send = send == nullptr ? nullptr : send + op.sendOffset * elemBytes_;
+    call.recv = recv == nullptr ? nullptr : recv + op.recvOffset * elemBytes_;
+    if (op.kind == CommKind::Send || op.kind == CommKind::Recv) {
+      call.peer = worldRank(op.peer);
+      call.comm = worldComm(rp.id);
+      return call;
     }
-    if (op.kind == CommKind::Recv) {
-      RESHARDCTL_NCCL(ncclRecv(recv, count, dtype, worldRank(op.peer), worldComm(rp.id), rank.stream));
-      return;
-    }
-    ncclComm_t comm = groupComm(program, op, rp.id);
-    const ncclRedOp_t reduce = gpu::ncclOpOf(program.reduce.op);
-    switch (op.kind) {
-      case CommKind::AllReduce: RESHARDCTL_NCCL(ncclAllReduce(send, recv, count, dtype, reduce, comm, rank.stream)); return;
-      case CommKind::ReduceScatter:
-        RESHARDCTL_NCCL(ncclReduceScatter(send, recv, count, dtype, reduce, comm, rank.stream));
-        return;
-      case CommKind::AllGather: RESHARDCTL_NCCL(ncclAllGather(send, recv, count, dtype, comm, rank.stream)); return;
-      case CommKind::AllToAll: {
-#if NCCL_VERSION_CODE >= NCCL_VERSION(2, 28, 0)
-        RESHARDCTL_NCCL(ncclAlltoAll(send, recv, count, dtype, comm, rank.stream));
-#else
-        // Before 2.28 all-to-all is the documented send/recv pattern in a group.
-        const size_t block = count * static_cast<size_t>(elemBytes_);
-        for (size_t peer = 0; peer < program.groups.at(op.group).size(); ++peer) {
-          RESHARDCTL_NCCL(ncclSend(send + peer * block, count, dtype, static_cast<int>(peer), comm, rank.stream));
-          RESHARDCTL_NCCL(ncclRecv(recv + peer * block, count, dtype, static_cast<int>(peer), comm, rank.stream));
-        }
-#endif
-        return;
-      }
-      case CommKind::Send:
-      case CommKind::Recv: return;
-    }
+    call.comm = groupComm(program, op, rp.id);
+    call.op = gpu::ncclOpOf(program.reduce.op);
+    call.groupSize = static_cast<int>(program.groups.at(op.group).size());
+    return call;
   }
 
   // A process id's rank in the world communicator: its place among all ranks.
@@ -459,7 +512,7 @@ class NcclBackend final : public ExecutionBackend {
     return static_cast<int>(found - ids_.begin());
   }
 
-  ncclComm_t worldComm(int64_t id) const { return world_[index_.at(id)]; }
+  ncclComm_t worldComm(int64_t id) const { return processes_ != nullptr ? world_.front() : world_.at(index_.at(id)); }
 
   // The parts of `program` this process runs: every rank's, or its one rank's.
   std::vector<const RankProgram*> drivenPrograms(const StepProgram& program) const {
@@ -469,7 +522,7 @@ class NcclBackend final : public ExecutionBackend {
     return driven;
   }
 
-  void runStep(const StepProgram& program, std::map<int64_t, Held>& held) {
+  void runStep(const StepProgram& program, std::map<int64_t, Held>& held, ExecutionStats& stats) {
     const std::vector<const RankProgram*> driven = drivenPrograms(program);
     std::map<int64_t, Slots> slots;
     for (const RankProgram* rpp : driven) {
@@ -477,30 +530,23 @@ class NcclBackend final : public ExecutionBackend {
       const RankState& rank = rankOf(rp.id);
       Slots& mine = slots[rp.id];
       const auto bytes = [&](int64_t elements) { return static_cast<size_t>(elements * elemBytes_); };
-      mine.next = DeviceBuffer(rank.device, rank.stream, bytes(rp.nextElems));
-      mine.send = DeviceBuffer(rank.device, rank.stream, bytes(rp.sendElems));
-      mine.recv = DeviceBuffer(rank.device, rank.stream, bytes(rp.recvElems));
+      mine.next = DeviceBuffer(rank.device, rank.stream, bytes(rp.nextElems), pooled_);
+      mine.send = DeviceBuffer(rank.device, rank.stream, bytes(rp.sendElems), pooled_);
+      mine.recv = DeviceBuffer(rank.device, rank.stream, bytes(rp.recvElems), pooled_);
       RESHARDCTL_CUDA(cudaSetDevice(rank.device));
-      for (const LocalOp& op : rp.pre) runLocal(op, rank, held, mine);
+      for (const LocalOp& op : rp.pre) runLocal(op, rank, held, mine, stats);
     }
-    const bool communicates =
-        std::any_of(driven.begin(), driven.end(), [](const RankProgram* rp) { return !rp->comm.empty(); });
-    if (communicates) {
-      RESHARDCTL_NCCL(ncclGroupStart());
-      try {
-        for (const RankProgram* rp : driven)
-          for (const CommOp& op : rp->comm) enqueueComm(program, *rp, op, held, slots[rp->id]);
-      } catch (...) {
-        static_cast<void>(ncclGroupEnd());  // leave NCCL's group depth as it was
-        throw;
-      }
-      gpu::Armed guard(watchdog_, "ncclGroupEnd");
-      RESHARDCTL_NCCL(ncclGroupEnd());
-    }
+    // Every call is resolved before ncclGroupStart: an exception there (a
+    // missing communicator or buffer) leaves NCCL untouched instead of letting
+    // ncclGroupEnd launch part of the step.
+    stats.ncclCalls += static_cast<int64_t>(comms_->launchGroup([&](std::vector<gpu::NcclCall>& calls) {
+      for (const RankProgram* rp : driven)
+        for (const CommOp& op : rp->comm) calls.push_back(makeCall(program, *rp, op, held, slots[rp->id]));
+    }));
     for (const RankProgram* rp : driven) {
       const RankState& rank = rankOf(rp->id);
       RESHARDCTL_CUDA(cudaSetDevice(rank.device));
-      for (const LocalOp& op : rp->post) runLocal(op, rank, held, slots[rp->id]);
+      for (const LocalOp& op : rp->post) runLocal(op, rank, held, slots[rp->id], stats);
     }
     for (const RankProgram* rpp : driven) {
       const RankProgram& rp = *rpp;
@@ -532,38 +578,26 @@ class NcclBackend final : public ExecutionBackend {
         if (status == cudaErrorNotReady) {
           done = false;
         } else if (status != cudaSuccess) {
-          abortAll(fmt::format("CUDA error {} on GPU {}", cudaGetErrorString(status), rank.device));
+          comms_->abortAll(fmt::format("CUDA error {} on GPU {}", cudaGetErrorString(status), rank.device));
         }
       }
       if (done) return;
-      std::string problem;
-      forEachComm([&](ncclComm_t comm) {
-        ncclResult_t async = ncclSuccess;
-        const ncclResult_t status = ncclCommGetAsyncError(comm, &async);
-        if (problem.empty() && status != ncclSuccess) problem = ncclGetErrorString(status);
-        if (problem.empty() && async != ncclSuccess && async != ncclInProgress)
-          problem = fmt::format("{}: {}", ncclGetErrorString(async), ncclGetLastError(comm));
-      });
-      if (!problem.empty()) abortAll("NCCL reported an asynchronous error: " + problem);
+      const std::string problem = comms_->asyncError();
+      if (!problem.empty()) comms_->abortAll("NCCL reported an asynchronous error: " + problem);
       if (std::chrono::steady_clock::now() > deadline)
-        abortAll(fmt::format("the plan did not finish within {:.0f} s (RESHARDCTL_NCCL_TIMEOUT_S)", timeout_));
+        comms_->abortAll(fmt::format("the plan did not finish within {:.0f} s, all its steps together "
+                                     "(RESHARDCTL_NCCL_TIMEOUT_S)",
+                                     timeout_));
       std::this_thread::sleep_for(std::chrono::microseconds(20));
     }
-  }
-
-  [[noreturn]] void abortAll(const std::string& reason) {
-    forEachComm([](ncclComm_t comm) { static_cast<void>(ncclCommAbort(comm)); });
-    world_.clear();
-    groups_.clear();
-    splits_.clear();
-    broken_ = true;
-    brokenReason_ = reason;
-    throw BackendError(reason + "; communicators aborted");
   }
 
   ProcessGroup* processes_;  // nullptr: this process drives every rank
   double timeout_;
   gpu::Watchdog watchdog_;
+  const gpu::NcclApi* nccl_ = nullptr;
+  std::unique_ptr<gpu::NcclComms> comms_;  // owns every communicator below
+  bool pooled_ = true;                     // stream-ordered allocation from the devices' pools
   std::vector<int64_t> ids_;  // every rank, sorted: the world communicator's order
   int devices_ = 0;
   std::vector<RankState> ranks_;
@@ -573,8 +607,6 @@ class NcclBackend final : public ExecutionBackend {
   // Multi-process: this process's communicator per step group list (nullptr
   // where none of the groups holds its rank).
   std::map<std::vector<std::vector<int64_t>>, ncclComm_t> splits_;
-  bool broken_ = false;
-  std::string brokenReason_;
   DeviceType type_ = DeviceType::F32;
   DType tensorDType_ = DType::F32;
   int64_t elemBytes_ = 4;

@@ -2,6 +2,7 @@
 
 #include <cstdio>
 #include <cstdlib>
+#include <utility>
 
 #include <fmt/format.h>
 
@@ -36,24 +37,8 @@ ncclRedOp_t ncclOpOf(DeviceReduceOp op) {
   return ncclSum;
 }
 
-std::string ncclVersionText(int code) {
-  return fmt::format("{}.{}.{}", code / 10000, code % 10000 / 100, code % 100);
-}
-
-int ncclRuntimeVersion() {
-  int version = 0;
-  if (ncclGetVersion(&version) != ncclSuccess) return 0;
-  return version;
-}
-
 void throwCuda(cudaError_t status, const char* call) {
   throw BackendError(fmt::format("CUDA error {} ({}) in {}", cudaGetErrorName(status), cudaGetErrorString(status), call));
-}
-
-void throwNccl(ncclResult_t status, const char* call) {
-  const char* detail = ncclGetLastError(nullptr);
-  throw BackendError(fmt::format("NCCL error '{}' in {}{}{}", ncclGetErrorString(status), call,
-                                 detail != nullptr && *detail != '\0' ? ": " : "", detail != nullptr ? detail : ""));
 }
 
 double ncclTimeoutSeconds() {
@@ -66,7 +51,17 @@ double ncclTimeoutSeconds() {
   return 60.0;
 }
 
-Watchdog::Watchdog(double seconds) : limit_(seconds), thread_([this] { watch(); }) {}
+void exitOnTimeout(const char* what, double seconds) {
+  std::fprintf(stderr,
+               "reshardctl: error: %s did not return within %.0f s; NCCL is hung, giving up "
+               "(RESHARDCTL_NCCL_TIMEOUT_S sets the limit)\n",
+               what, seconds);
+  std::fflush(stderr);
+  std::_Exit(2);
+}
+
+Watchdog::Watchdog(double seconds, TimeoutAction onTimeout)
+    : limit_(seconds), onTimeout_(std::move(onTimeout)), thread_([this] { watch(); }) {}
 
 Watchdog::~Watchdog() {
   {
@@ -103,12 +98,8 @@ void Watchdog::watch() {
     }
     if (changed_.wait_until(lock, deadline_) == std::cv_status::timeout && what_ != nullptr && !stop_ &&
         std::chrono::steady_clock::now() >= deadline_) {
-      std::fprintf(stderr,
-                   "reshardctl: error: %s did not return within %.0f s; NCCL is hung, giving up "
-                   "(RESHARDCTL_NCCL_TIMEOUT_S sets the limit)\n",
-                   what_, limit_.count());
-      std::fflush(stderr);
-      std::_Exit(2);
+      onTimeout_(what_, limit_.count());
+      what_ = nullptr;  // an action that returns (a test's) fires once per arming
     }
   }
 }

@@ -1,7 +1,7 @@
 // What the NCCL backend needs around NCCL itself: the datatype and reduction
-// mappings, errors turned into BackendError with NCCL's own explanation, and a
-// watchdog for host calls that can block (communicator init, ncclGroupEnd),
-// which polling cannot cover.
+// mappings, CUDA errors turned into BackendError, the timeout, and a watchdog
+// for host calls that can block (communicator init, ncclGroupEnd, abort,
+// teardown), which polling cannot cover.
 #pragma once
 
 #include <cuda_runtime_api.h>
@@ -9,6 +9,7 @@
 
 #include <chrono>
 #include <condition_variable>
+#include <functional>
 #include <mutex>
 #include <string>
 #include <thread>
@@ -20,33 +21,31 @@ namespace reshardctl::gpu {
 
 ncclDataType_t ncclTypeOf(DeviceType type);
 ncclRedOp_t ncclOpOf(DeviceReduceOp op);
-std::string ncclVersionText(int code);  // 22809 -> "2.28.9"
-int ncclRuntimeVersion();                // of the libnccl this process loaded
 
 [[noreturn]] void throwCuda(cudaError_t status, const char* call);
-[[noreturn]] void throwNccl(ncclResult_t status, const char* call);
 
 #define RESHARDCTL_CUDA(call)                                                    \
   do {                                                                           \
     const cudaError_t reshardctl_status = (call);                                \
     if (reshardctl_status != cudaSuccess) ::reshardctl::gpu::throwCuda(reshardctl_status, #call); \
   } while (0)
-#define RESHARDCTL_NCCL(call)                                                    \
-  do {                                                                           \
-    const ncclResult_t reshardctl_status = (call);                               \
-    if (reshardctl_status != ncclSuccess) ::reshardctl::gpu::throwNccl(reshardctl_status, #call); \
-  } while (0)
 
-// Seconds a plan (or one blocking NCCL call) may take: RESHARDCTL_NCCL_TIMEOUT_S,
+// Seconds one execution of a plan may take, all its steps together, from the
+// first launch to the last stream finishing; also the limit of each blocking
+// NCCL host call (init, ncclGroupEnd, abort, teardown): RESHARDCTL_NCCL_TIMEOUT_S,
 // default 60.
 double ncclTimeoutSeconds();
 
 // While armed, a thread waits for disarm(); if the timeout passes first it
-// prints what hung and ends the process with exit code 2, because a thread
-// blocked inside NCCL cannot be unwound and the issue asks for no hangs.
+// calls onTimeout(what, limit): by default exitOnTimeout, which prints what hung
+// and ends the process with exit code 2, because a thread blocked inside NCCL
+// cannot be unwound and `run` must never hang. Tests give their own action.
+using TimeoutAction = std::function<void(const char* what, double seconds)>;
+[[noreturn]] void exitOnTimeout(const char* what, double seconds);
+
 class Watchdog {
  public:
-  explicit Watchdog(double seconds);
+  explicit Watchdog(double seconds, TimeoutAction onTimeout = exitOnTimeout);
   ~Watchdog();
   Watchdog(const Watchdog&) = delete;
   Watchdog& operator=(const Watchdog&) = delete;
@@ -58,6 +57,7 @@ class Watchdog {
   void watch();
 
   std::chrono::duration<double> limit_;
+  TimeoutAction onTimeout_;
   std::mutex mutex_;
   std::condition_variable changed_;
   const char* what_ = nullptr;

@@ -1,0 +1,468 @@
+#include "interp/interpreter.h"
+
+#include <algorithm>
+
+#include <fmt/format.h>
+#include <fmt/ranges.h>
+
+#include "exec/piece.h"
+#include "interp/execution_sites.h"
+#include "interp/kernel_table.h"
+#include "interp/layout_pieces.h"
+#include "interp/seeded_inputs.h"
+#include "reshard/planner.h"
+
+namespace reshardctl {
+
+namespace {
+
+constexpr std::string_view kYield = "cf.yield";
+
+bool isTensorValue(const Value* value) { return value && value->type && value->type->isTensor(); }
+
+// A result whose serial shape disagrees with its type: the kernel does not
+// model this form of the op (the type is what Paddle inferred).
+std::string shapeDisagreement(const Operation& op, const std::vector<std::optional<Tensor>>& results) {
+  for (size_t i = 0; i < results.size(); ++i) {
+    const Value* value = op.result(i);
+    if (!results[i] || results[i]->isList || !isTensorValue(value)) continue;
+    const Shape& dims = value->type->dims;
+    const Shape& got = results[i]->shape;
+    bool fits = dims.size() == got.size();
+    for (size_t d = 0; fits && d < dims.size(); ++d) fits = dims[d] < 0 || dims[d] == got[d];
+    if (!fits)
+      return fmt::format("result {} comes out {} where its type says {}", i, shapeText(got), shapeText(dims));
+  }
+  return {};
+}
+
+}  // namespace
+
+Interpreter::Interpreter(const Program& program, ExecutionBackend& backend, const ValidateOptions& options)
+    : program_(program),
+      options_(options),
+      world_(program),
+      values_(program.valueCount(), world_.size()),
+      reshards_(backend, options.costs),
+      checkContext_{world_, layouts_, options_} {}
+
+ValidationOutcome Interpreter::run() {
+  outcome_.ranks = world_.size();
+  walkOps(*program_.body(), [&](const Operation*) { ++outcome_.totalOps; });
+  planReleases(*program_.body());
+  runProgramInputs(*program_.body());
+  runBlock(*program_.body());
+  std::array<size_t, 5> counts = topCounts_;
+  for (const auto& [op, status] : nestedStatus_) ++counts[static_cast<size_t>(status)];
+  outcome_.matchedOps = counts[static_cast<size_t>(Status::Matched)];
+  outcome_.dependentOps = counts[static_cast<size_t>(Status::Dependent)];
+  outcome_.notSimulatedOps = counts[static_cast<size_t>(Status::NotSimulated)];
+  outcome_.divergedOps = counts[static_cast<size_t>(Status::Diverged)];
+  outcome_.unexecutedOps = outcome_.totalOps - outcome_.matchedOps - outcome_.dependentOps -
+                           outcome_.notSimulatedOps - outcome_.divergedOps;
+  outcome_.stoppedEarly = stopped_;
+  return outcome_;
+}
+
+// The program's own block arguments (`^kw:%kwarg_x`) are inputs too.
+void Interpreter::runProgramInputs(const Block& body) {
+  size_t index = 0;
+  for (const Value* arg : body.arguments()) {
+    ValueState& state = values_.at(arg);
+    if (!isTensorValue(arg)) continue;
+    const std::string key = arg->argName.empty() ? fmt::format("#arg{}", index++) : std::string(arg->argName);
+    try {
+      state.serial = seededTensor(completeShape(arg->type->dims, -1, options_.dynamicDim),
+                                  parseDType(arg->type->dtype).value_or(DType::F32), options_.seed, key);
+      state.known = true;
+      if (arg->dist == nullptr) {
+        for (size_t r = 0; r < world_.size(); ++r) state.ranks[r] = state.serial;
+        continue;
+      }
+      const Layout& layout = layouts_.of(*arg->dist);
+      for (int64_t position = 0; position < layout.mesh.size(); ++position)
+        if (std::optional<size_t> r = world_.indexOf(processIdAt(layout.mesh, position)))
+          state.ranks[*r] = pieceOf(state.serial, layout, meshCoord(layout.mesh, position));
+    } catch (const std::exception&) {  // too large, or a layout no placement can express
+      state = ValueState{};          // its users are not checked
+    }
+  }
+}
+
+void Interpreter::runBlock(const Block& block) {
+  const bool top = &block == program_.body();
+  size_t position = 0;
+  for (const Operation* op : block) {
+    if (stopped_) return;
+    runOp(*op);
+    if (top) releaseAfter(position++);
+  }
+}
+
+void Interpreter::runOp(const Operation& op) {
+  const Status enclosing = current_;  // a region op's status goes on after its blocks
+  current_ = Status::None;
+  dispatch(op);
+  recordStatus(op, current_);
+  current_ = enclosing;
+}
+
+void Interpreter::dispatch(const Operation& op) {
+  const std::string_view opName = op.name();
+  if (opName == kYield) return setStatus(Status::Matched);  // the enclosing op reads its operands
+  if (!operandsKnown(op)) {
+    setStatus(Status::Dependent);
+    return markUnknown(op);
+  }
+  if (opName == "pd_op.if") return runIf(op);
+  if (opName == "pd_op.while") return runWhile(op);
+  if (opName == "dist_op.reshard") return runReshard(op);
+  const Kernel kernel = findKernel(opName);
+  if (kernel == nullptr) {
+    notSimulated(op, "");
+    return markUnknown(op);
+  }
+  runKernel(op, kernel);
+}
+
+void Interpreter::runKernel(const Operation& op, Kernel kernel) {
+  const OpAttributes attrs(op.attributes());
+  std::vector<const Tensor*> inputs;
+  for (size_t i = 0; i < op.numOperands(); ++i) {
+    const Value* v = op.operandValue(i);
+    inputs.push_back(v ? &values_.at(v).serial : nullptr);
+  }
+  const SerialSite site(op, values_, options_.seed, options_.dynamicDim, inputCounter_);
+  KernelContext serialContext(op, attrs, std::move(inputs), site);
+  try {
+    kernel(serialContext);
+  } catch (const std::exception& e) {  // KernelError, or anything else the kernel cannot do
+    notSimulated(op, e.what());
+    return markUnknown(op);
+  }
+  std::vector<std::optional<Tensor>> serial = std::move(serialContext.outputs());
+  if (std::string problem = shapeDisagreement(op, serial); !problem.empty()) {
+    notSimulated(op, problem);
+    return markUnknown(op);
+  }
+  markUnknown(op);  // clears what an earlier loop iteration left
+  const std::vector<size_t> ranks = executingRanks(op);
+  const bool ranOnRanks = runOnRanks(op, kernel, attrs, serial, ranks);
+  for (size_t i = 0; i < serial.size(); ++i) {
+    ValueState& state = values_.at(op.result(i));
+    state.known = serial[i].has_value();
+    if (serial[i]) state.serial = std::move(*serial[i]);
+  }
+  if (ranOnRanks) checkResults(op, ranks);
+  else if (options_.all) resync(op, ranks);
+}
+
+bool Interpreter::runOnRanks(const Operation& op, Kernel kernel, const OpAttributes& attrs,
+                             const std::vector<std::optional<Tensor>>& serial, const std::vector<size_t>& ranks) {
+  for (size_t r : ranks) {
+    const int64_t id = world_.processId(r);
+    std::vector<const Tensor*> inputs;
+    for (size_t i = 0; i < op.numOperands(); ++i) {
+      const Value* v = op.operandValue(i);
+      if (v == nullptr) {
+        inputs.push_back(nullptr);
+        continue;
+      }
+      const std::optional<Tensor>& piece = values_.at(v).ranks[r];
+      if (!piece) {
+        Divergence d;
+        d.op = &op;
+        d.kind = "missing";
+        d.ranks = {id};
+        d.message = fmt::format("{} operand {} ({}): rank {} runs the op but holds no piece of it", op.name(), i,
+                                name(v), id);
+        diverge(std::move(d));
+        return false;
+      }
+      inputs.push_back(&*piece);
+    }
+    const RankSite site(op, id, serial, values_, layouts_, options_.dynamicDim);
+    KernelContext context(op, attrs, std::move(inputs), site);
+    try {
+      kernel(context);
+    } catch (const std::exception& e) {  // KernelError, or a layout the rank cannot read
+      Divergence d;
+      d.op = &op;
+      d.kind = "compute";
+      d.ranks = {id};
+      d.message = fmt::format("{}: rank {} cannot run it on its pieces: {}", op.name(), id, e.what());
+      diverge(std::move(d));
+      return false;
+    }
+    for (size_t i = 0; i < op.numResults(); ++i) values_.at(op.result(i)).ranks[r] = std::move(context.outputs()[i]);
+  }
+  return true;
+}
+
+void Interpreter::runReshard(const Operation& op) {
+  const Value* input = op.operandValue(0);
+  const Value* output = op.result(0);
+  ValueState& from = values_.at(input);
+  ValueState& to = values_.at(output);
+  to = ValueState{};
+  to.ranks.resize(world_.size());
+  to.known = true;
+  to.serial = from.serial;  // serially a reshard is the identity
+  std::vector<size_t> ranks;
+  try {
+    if (!input->dist || !output->dist) throw LayoutError("a reshard needs dist types on both sides");
+    ranks = world_.indicesOf(output->dist->mesh);
+    std::map<int64_t, const Tensor*> pieces;
+    for (size_t r = 0; r < world_.size(); ++r)
+      if (from.ranks[r]) pieces[world_.processId(r)] = &*from.ranks[r];
+    for (auto& [id, piece] : reshards_.move(from.serial.shape, *input->dist, *output->dist, pieces))
+      if (std::optional<size_t> r = world_.indexOf(id)) to.ranks[*r] = std::move(piece);
+  } catch (const BackendError&) {
+    throw;
+  } catch (const std::exception& e) {  // LayoutError, PlanError, ExecutionError
+    Divergence d;
+    d.op = &op;
+    d.kind = "reshard";
+    d.message = fmt::format("{} of {}: the reshard cannot run: {}", op.name(), name(input), e.what());
+    diverge(std::move(d));
+    if (options_.all) resync(op, ranks);
+    return;
+  }
+  checkResults(op, ranks);
+}
+
+std::optional<bool> Interpreter::condition(const Operation& op, const Value* cond) {
+  const ValueState& state = values_.at(cond);
+  if (state.serial.data.empty()) {
+    notSimulated(op, "its condition holds no element");
+    markUnknown(op);
+    return std::nullopt;
+  }
+  const bool serial = state.serial.data.front() != 0.0;
+  for (size_t r = 0; r < world_.size(); ++r) {
+    if (!state.ranks[r]) continue;
+    const int64_t id = world_.processId(r);
+    const std::vector<double>& piece = state.ranks[r]->data;
+    if (!piece.empty() && (piece.front() != 0.0) == serial) continue;
+    Divergence d;
+    d.op = &op;
+    d.kind = "branch";
+    d.ranks = {id};
+    d.message = piece.empty()
+                    ? fmt::format("{}: rank {} holds no element of the condition {}; a condition must be replicated",
+                                  op.name(), id, name(cond))
+                    : fmt::format("{}: the condition {} is {} on rank {} but {} in the serial program; a condition "
+                                  "must be replicated",
+                                  op.name(), name(cond), !serial, id, serial);
+    diverge(std::move(d));
+    if (stopped_) return std::nullopt;
+    break;
+  }
+  return serial;
+}
+
+void Interpreter::copyValue(const Value* from, const Value* to) {
+  if (from == nullptr) {
+    values_.at(to) = ValueState{};
+    return;
+  }
+  const ValueState copy = values_.at(from);
+  values_.at(to) = copy;
+}
+
+void Interpreter::runIf(const Operation& op) {
+  const std::optional<bool> taken = condition(op, op.operandValue(0));
+  if (!taken) return;
+  const std::vector<Block*>& regions = op.regions();
+  const size_t branch = *taken ? 0 : 1;
+  if (branch < regions.size()) {
+    runBlock(*regions[branch]);
+    if (stopped_) return;
+    const Operation* yield = regions[branch]->back();
+    for (size_t i = 0; i < op.numResults(); ++i)
+      copyValue(yield && yield->name() == kYield && i < yield->numOperands() ? yield->operandValue(i) : nullptr,
+                op.result(i));
+  }
+  setStatus(Status::Matched);
+}
+
+void Interpreter::runWhile(const Operation& op) {
+  if (op.regions().empty()) return notSimulated(op, "it has no body");
+  const Block& body = *op.regions().front();
+  const std::vector<Value*>& args = body.arguments();
+  std::vector<ValueState> current;
+  for (size_t k = 1; k < op.numOperands(); ++k) current.push_back(values_.at(op.operandValue(k)));
+  const Value* cond = op.operandValue(0);
+  for (int64_t iteration = 0;; ++iteration) {
+    const std::optional<bool> more = condition(op, cond);
+    if (!more) return;
+    if (!*more) break;
+    if (iteration >= options_.maxLoopIterations) {
+      notSimulated(op, fmt::format("it runs more than {} iterations", options_.maxLoopIterations));
+      return markUnknown(op);
+    }
+    for (size_t k = 0; k < args.size() && k < current.size(); ++k) values_.at(args[k]) = current[k];
+    runBlock(body);
+    if (stopped_) return;
+    const Operation* yield = body.back();
+    if (!yield || yield->name() != kYield || yield->numOperands() != current.size() + 1) {
+      notSimulated(op, "its body does not end in cf.yield(condition, values...)");
+      return markUnknown(op);
+    }
+    cond = yield->operandValue(0);
+    for (size_t k = 0; k < current.size(); ++k) {
+      const Value* next = yield->operandValue(k + 1);
+      current[k] = next ? values_.at(next) : ValueState{};
+    }
+    if (!cond || !values_.at(cond).known) {
+      setStatus(Status::Dependent);
+      return markUnknown(op);
+    }
+  }
+  for (size_t k = 0; k < op.numResults() && k < current.size(); ++k) values_.at(op.result(k)) = current[k];
+  setStatus(Status::Matched);
+}
+
+std::vector<size_t> Interpreter::executingRanks(const Operation& op) {
+  if (op.distAttr()) return world_.indicesOf(op.distAttr()->mesh);
+  std::vector<size_t> ranks;
+  for (size_t i = 0; i < op.numResults(); ++i)
+    if (const Value* v = op.result(i); v->dist)
+      for (size_t r : world_.indicesOf(v->dist->mesh)) ranks.push_back(r);
+  if (!ranks.empty()) {
+    std::sort(ranks.begin(), ranks.end());
+    ranks.erase(std::unique(ranks.begin(), ranks.end()), ranks.end());
+    return ranks;
+  }
+  // No mesh named: the ranks that hold every operand (all of them, for none).
+  for (size_t r = 0; r < world_.size(); ++r) {
+    bool holds = true;
+    for (size_t i = 0; holds && i < op.numOperands(); ++i)
+      if (const Value* v = op.operandValue(i)) holds = values_.at(v).ranks[r].has_value();
+    if (holds) ranks.push_back(r);
+  }
+  return ranks;
+}
+
+bool Interpreter::operandsKnown(const Operation& op) {
+  for (size_t i = 0; i < op.numOperands(); ++i)
+    if (const Value* v = op.operandValue(i); v && !values_.at(v).known) return false;
+  return true;
+}
+
+void Interpreter::checkResults(const Operation& op, const std::vector<size_t>& ranks) {
+  bool matched = true;
+  for (size_t i = 0; i < op.numResults(); ++i) {
+    const Value* value = op.result(i);
+    const ValueState& state = values_.at(value);
+    if (!state.known || state.serial.isList || !isTensorValue(value)) continue;
+    if (std::optional<Divergence> d = checkResult(op, i, state, ranks, checkContext_)) {
+      matched = false;
+      diverge(std::move(*d));
+      if (stopped_) return;
+    }
+  }
+  if (matched) setStatus(Status::Matched);
+  else if (options_.all) resync(op, ranks);
+}
+
+void Interpreter::resync(const Operation& op, const std::vector<size_t>& ranks) {
+  for (size_t i = 0; i < op.numResults(); ++i) {
+    const Value* value = op.result(i);
+    ValueState& state = values_.at(value);
+    if (!state.known) continue;
+    std::fill(state.ranks.begin(), state.ranks.end(), std::nullopt);
+    if (value->dist == nullptr || state.serial.isList) {
+      for (size_t r : ranks) state.ranks[r] = state.serial;
+      continue;
+    }
+    try {
+      const Layout& layout = layouts_.of(*value->dist);
+      for (int64_t position = 0; position < layout.mesh.size(); ++position)
+        if (std::optional<size_t> r = world_.indexOf(processIdAt(layout.mesh, position)))
+          state.ranks[*r] = pieceOf(state.serial, layout, meshCoord(layout.mesh, position));
+    } catch (const LayoutError&) {
+      state = ValueState{};  // no layout to lay it out by: later uses are not checked
+    }
+  }
+}
+
+void Interpreter::recordStatus(const Operation& op, Status status) {
+  if (status == Status::None) return;
+  if (op.parentBlock() == program_.body()) {
+    ++topCounts_[static_cast<size_t>(status)];
+    return;
+  }
+  auto [entry, added] = nestedStatus_.try_emplace(&op, status);
+  if (!added) entry->second = std::max(entry->second, status);
+}
+
+void Interpreter::notSimulated(const Operation& op, std::string reason) {
+  setStatus(Status::NotSimulated);
+  if (op.parentBlock() != program_.body()) {  // an op in a loop body is listed once
+    auto found = nestedStatus_.find(&op);
+    if (found != nestedStatus_.end() && found->second == Status::NotSimulated) return;
+  }
+  std::string key = fmt::format("{}\n{}", op.name(), reason);
+  auto [entry, added] = notSimulatedIndex_.try_emplace(std::move(key), outcome_.notSimulated.size());
+  if (added) outcome_.notSimulated.push_back({std::string(op.name()), 0, std::move(reason)});
+  ++outcome_.notSimulated[entry->second].count;
+}
+
+void Interpreter::markUnknown(const Operation& op) {
+  for (size_t i = 0; i < op.numResults(); ++i) values_.at(op.result(i)) = ValueState{};
+}
+
+void Interpreter::diverge(Divergence divergence) {
+  outcome_.divergences.push_back(std::move(divergence));
+  setStatus(Status::Diverged);
+  if (!options_.all) stopped_ = true;
+}
+
+// A top-level value is released after the last top-level op that uses it
+// (itself, or through an op in its regions); values of nested blocks stay.
+// One forward walk: a later use overwrites an earlier one.
+void Interpreter::planReleases(const Block& body) {
+  constexpr uint32_t kNested = UINT32_MAX;
+  std::vector<uint32_t> last(program_.valueCount(), kNested);
+  std::vector<const Value*> topValues;
+  for (const Value* arg : body.arguments()) {
+    last[arg->id] = 0;
+    topValues.push_back(arg);
+  }
+  uint32_t position = 0;
+  auto markUses = [&](const Operation* op) {
+    for (size_t i = 0; i < op->numOperands(); ++i)
+      if (const Value* v = op->operandValue(i); v && last[v->id] != kNested) last[v->id] = position;
+  };
+  for (const Operation* op : body) {
+    for (size_t r = 0; r < op->numResults(); ++r) {
+      last[op->result(r)->id] = position;
+      topValues.push_back(op->result(r));
+    }
+    markUses(op);
+    for (const Block* region : op->regions()) walkOps(*region, markUses);
+    ++position;
+  }
+  releaseStart_.assign(position + 1, 0);
+  for (const Value* v : topValues) ++releaseStart_[last[v->id] + 1];
+  for (size_t i = 1; i < releaseStart_.size(); ++i) releaseStart_[i] += releaseStart_[i - 1];
+  releaseValues_.assign(topValues.size(), nullptr);
+  std::vector<uint32_t> fill(releaseStart_.begin(), releaseStart_.end() - 1);
+  for (const Value* v : topValues) releaseValues_[fill[last[v->id]]++] = v;
+}
+
+void Interpreter::releaseAfter(size_t position) {
+  if (position + 1 >= releaseStart_.size()) return;
+  for (uint32_t i = releaseStart_[position]; i < releaseStart_[position + 1]; ++i) values_.release(releaseValues_[i]);
+}
+
+std::string Interpreter::name(const Value* value) const {
+  return options_.nameOf ? options_.nameOf(value) : std::string();
+}
+
+ValidationOutcome validateProgram(const Program& program, ExecutionBackend& backend, const ValidateOptions& options) {
+  return Interpreter(program, backend, options).run();
+}
+
+}  // namespace reshardctl

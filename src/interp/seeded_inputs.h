@@ -1,0 +1,18 @@
+// The values program inputs (pd_op.data, builtin.parameter, pd_op.feed, the
+// program's own block arguments) start with: deterministic in the seed and the
+// input's name, so the same program before and after the partition pass, or
+// two runs, read the same data. Floats are uniform in [-1, 1) (both signs, so
+// an op that is not linear shows what a partial value does to it); integers
+// are 0..3 (valid ids and labels for small tables); bool is 0 or 1.
+#pragma once
+
+#include <cstdint>
+#include <string_view>
+
+#include "interp/tensor.h"
+
+namespace reshardctl {
+
+Tensor seededTensor(const Shape& shape, DType dtype, uint64_t seed, std::string_view name);
+
+}  // namespace reshardctl

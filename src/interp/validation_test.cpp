@@ -1,0 +1,105 @@
+#include <doctest/doctest.h>
+
+#include "exec/execution_backend.h"
+#include "interp/validation.h"
+#include "interp/validation_report.h"
+#include "passes/partition_pass.h"
+#include "syntax/printer.h"
+#include "syntax/testing.h"
+
+namespace reshardctl {
+
+namespace {
+
+struct Validated {
+  testing::Parsed parsed;
+  ValidationOutcome outcome;
+};
+
+Validated validateFile(const std::string& path, bool apply, ValidateOptions options = {}) {
+  Validated v{testing::parse(testing::readRepoFile(path), path), {}};
+  REQUIRE(v.parsed.program);
+  const ValueNames names(*v.parsed.program);
+  const uint32_t named = v.parsed.program->valueCount();
+  if (apply) REQUIRE(applyPartitionPass(*v.parsed.program, *v.parsed.diagnostics).ok);
+  options.nameOf = [&names, named](const Value* value) { return value->id < named ? names.name(value) : ""; };
+  auto backend = makeCpuBackend();
+  v.outcome = validateProgram(*v.parsed.program, *backend, options);
+  return v;
+}
+
+size_t lineOf(const Validated& v, const Divergence& d) { return v.parsed.source->lineCol(d.op->location()).line; }
+
+}  // namespace
+
+TEST_CASE("the seed before-program first goes wrong at the relu on the partial %8") {
+  const Validated v = validateFile("samples/seed_mlp_before.ir", false);
+  REQUIRE(v.outcome.divergences.size() == 1);
+  const Divergence& d = v.outcome.divergences.front();
+  CHECK(lineOf(v, d) == 11);
+  CHECK(d.op->name() == "pd_op.relu");
+  CHECK(d.kind == "replicas");
+  CHECK(d.value == "%9");
+  CHECK(d.ranks == std::vector<int64_t>{0, 1});
+  CHECK(v.outcome.stoppedEarly);
+  CHECK(v.outcome.matchedOps == 9);
+  CHECK(v.outcome.ranks == 2);
+}
+
+TEST_CASE("the pass's output matches the serial program under any seed") {
+  for (uint64_t seed : {1u, 5u, 1234u}) {
+    ValidateOptions options;
+    options.seed = seed;
+    const Validated v = validateFile("samples/seed_mlp_before.ir", true, options);
+    CHECK(v.outcome.divergences.empty());
+    CHECK(v.outcome.matchedOps == v.outcome.totalOps);
+  }
+}
+
+TEST_CASE("--all goes on from the serial values: each report is about its own op") {
+  ValidateOptions options;
+  options.all = true;
+  const Validated v = validateFile("tests/golden/validate/all_divergences.ir", true, options);
+  REQUIRE(v.outcome.divergences.size() == 2);
+  CHECK(v.outcome.divergences[0].kind == "shape");
+  CHECK(lineOf(v, v.outcome.divergences[0]) == 8);
+  CHECK(v.outcome.divergences[1].kind == "replicas");
+  CHECK(lineOf(v, v.outcome.divergences[1]) == 10);
+  CHECK_FALSE(v.outcome.stoppedEarly);
+  CHECK(v.outcome.divergedOps == 2);
+  CHECK(v.outcome.matchedOps + 2 == v.outcome.totalOps);
+}
+
+TEST_CASE("ops without a kernel are listed once per name; what they feed is not checked") {
+  const Validated v = validateFile("tests/golden/validate/not_simulated.ir", false);
+  REQUIRE(v.outcome.notSimulated.size() == 1);
+  CHECK(v.outcome.notSimulated[0].op == "pd_op.flash_attn");
+  CHECK(v.outcome.notSimulated[0].count == 2);
+  CHECK(v.outcome.notSimulatedOps == 2);
+  CHECK(v.outcome.dependentOps == 1);
+  CHECK(notSimulatedLine(v.outcome) == "not simulated: pd_op.flash_attn \u00d72");
+  CHECK(summaryLine(v.outcome) ==
+        "5 of 8 ops match the serial program on 2 ranks; 3 not checked (2 not simulated, 1 fed by values that are "
+        "not)");
+}
+
+TEST_CASE("a while loop runs its body until its replicated condition fails") {
+  const Validated v = validateFile("tests/golden/validate/while_loop.ir", false);
+  CHECK(v.outcome.divergences.empty());
+  CHECK(v.outcome.matchedOps == v.outcome.totalOps);
+  ValidateOptions short_loop;
+  short_loop.maxLoopIterations = 2;  // the loop runs 3 times
+  const Validated cut = validateFile("tests/golden/validate/while_loop.ir", false, short_loop);
+  REQUIRE(cut.outcome.notSimulated.size() == 1);
+  CHECK(cut.outcome.notSimulated[0].op == "pd_op.while");
+}
+
+TEST_CASE("tolerances can be widened until a divergence passes") {
+  ValidateOptions loose;
+  loose.rtol = 1e9;
+  loose.atol = 1e9;
+  const Validated v = validateFile("tests/golden/validate/wrong_tp_mean_partial_sum.ir", true, loose);
+  CHECK(v.outcome.divergences.empty());
+}
+
+}  // namespace reshardctl

@@ -1,0 +1,272 @@
+#include "syntax/graph_builder.h"
+
+#include <algorithm>
+#include <charconv>
+
+#include <fmt/format.h>
+
+#include "syntax/dist_attr_text.h"
+#include "syntax/type_text.h"
+
+namespace reshardctl::parsing {
+
+namespace {
+// Numbers near those seen so far go in the vector (Paddle numbers densely);
+// a far larger one goes in the map, so `%4000000000` cannot make the vector huge.
+constexpr size_t kDenseNumberSlack = 1 << 16;
+}  // namespace
+
+// ---- names -------------------------------------------------------------------
+
+std::optional<uint32_t> numberOf(std::string_view name) {
+  // "%017" is a name of its own, not %17.
+  if (name.size() < 2 || (name[1] == '0' && name.size() > 2)) return std::nullopt;
+  uint32_t number = 0;
+  auto [end, ec] = std::from_chars(name.data() + 1, name.data() + name.size(), number);
+  if (ec != std::errc() || end != name.data() + name.size()) return std::nullopt;
+  return number;
+}
+
+Binding* findBinding(ParseState& st, std::string_view name) {
+  if (auto number = numberOf(name); number && *number < st.numbered.size() && st.numbered[*number].value)
+    return &st.numbered[*number];
+  auto it = st.named.find(name);
+  return it == st.named.end() ? nullptr : &it->second;
+}
+
+void define(ParseState& st, std::string_view name, Span where, Value* value) {
+  if (Binding* previous = findBinding(st, name)) {
+    Diagnostic& d = st.diagnostics.error(where.offset, where.length,
+                                         fmt::format("redefinition of value '{}'", name));
+    d.notes.push_back(Diagnostic{Severity::Note, previous->offset, name.size(),
+                                 "previous definition is here", {}});
+    return;
+  }
+  Binding binding{value, where.offset, true};
+  std::optional<uint32_t> number = numberOf(name);
+  if (number && *number < st.numbered.size() + kDenseNumberSlack) {
+    if (*number >= st.numbered.size()) st.numbered.resize(std::max<size_t>(*number + 1, st.numbered.size() * 2));
+    st.numbered[*number] = binding;
+  } else {
+    st.named.emplace(st.program->strings().intern(name), binding);
+  }
+  if (st.blocks.size() > 1) st.blockNames.back().push_back(st.program->strings().intern(name));
+}
+
+Value* use(ParseState& st, std::string_view name, Span where, bool* resolved) {
+  Binding* binding = findBinding(st, name);
+  *resolved = binding && binding->visible;
+  if (!binding) {
+    st.unresolved.push_back(UnresolvedUse{std::string(name), where});
+    return nullptr;
+  }
+  if (!binding->visible) {
+    Diagnostic& d = st.diagnostics.error(
+        where.offset, where.length,
+        fmt::format("value '{}' is defined inside a nested block and is not visible here", name));
+    d.notes.push_back(Diagnostic{Severity::Note, binding->offset, name.size(), "defined here", {}});
+    return nullptr;
+  }
+  return binding->value;
+}
+
+// Now that every definition is known, a name defined later is "used before
+// its definition", the rest undefined.
+void reportUnresolved(ParseState& st) {
+  for (const UnresolvedUse& use : st.unresolved) {
+    Binding* later = findBinding(st, use.name);
+    if (later && later->offset > use.where.offset) {
+      Diagnostic& d = st.diagnostics.error(
+          use.where.offset, use.where.length,
+          fmt::format("value '{}' is used before its definition", use.name));
+      d.notes.push_back(Diagnostic{Severity::Note, later->offset, use.name.size(), "defined here", {}});
+    } else {
+      st.diagnostics.error(use.where.offset, use.where.length,
+                           fmt::format("use of undefined value '{}'", use.name));
+    }
+  }
+}
+
+// ---- building ops --------------------------------------------------------------
+
+// Paddle keeps an op's attributes in a std::map: each key once. `entries`
+// are sorted by key (stably, so a repeat follows the first in the source too).
+void reportDuplicateKeys(ParseState& st, const PendingOp& op) {
+  const auto& entries = op.attrEntries;
+  for (size_t i = 1; i < entries.size(); ++i) {
+    if (entries[i].first != entries[i - 1].first) continue;
+    Span repeat{st.at(entries[i].second.data()), entries[i].first.size()};
+    Diagnostic& d = st.diagnostics.error(repeat.offset, repeat.length,
+                                         fmt::format("attribute '{}' appears twice", entries[i].first));
+    d.notes.push_back(Diagnostic{Severity::Note, st.at(entries[i - 1].second.data()),
+                                 entries[i].first.size(), "first given here", {}});
+  }
+}
+
+// Paddle prints `{k:v,...}` with keys sorted and no spaces between entries;
+// an input written otherwise is brought to that form.
+std::string_view canonicalAttributes(ParseState& st, PendingOp& op) {
+  auto byKey = [](const auto& a, const auto& b) { return a.first < b.first; };
+  auto notBefore = [](const auto& a, const auto& b) { return !(a.first < b.first); };
+  size_t canonicalSize = op.attrEntries.empty() ? 2 : 1 + op.attrEntries.size();
+  for (const auto& entry : op.attrEntries) canonicalSize += entry.second.size();
+  bool sortedUnique =
+      std::adjacent_find(op.attrEntries.begin(), op.attrEntries.end(), notBefore) == op.attrEntries.end();
+  if (op.attributes.size() == canonicalSize && sortedUnique)
+    return st.program->strings().intern(op.attributes);
+  std::stable_sort(op.attrEntries.begin(), op.attrEntries.end(), byKey);
+  reportDuplicateKeys(st, op);
+  std::string text = "{";
+  for (size_t i = 0; i < op.attrEntries.size(); ++i) {
+    if (i) text += ',';
+    text += op.attrEntries[i].second;
+  }
+  text += '}';
+  return st.program->strings().intern(text);
+}
+
+const OpDistAttr* readDistAttr(ParseState& st, PendingOp& op, std::string_view attributes) {
+  if (op.distText.empty()) return nullptr;
+  if (auto it = st.distCache.find(op.distText); it != st.distCache.end()) return it->second;
+  st.sawOpDistAttr = true;
+  const OpDistAttr* attr = st.program->keepOpDistAttr(
+      readOpDistAttr(op.distText, op.distSpan.offset, &st.opDistStyle));
+  // Key the cache with text that outlives the input buffer.
+  size_t keyAt = attributes.find(op.distText);
+  std::string_view key = keyAt == std::string_view::npos ? st.program->strings().intern(op.distText)
+                                                         : attributes.substr(keyAt, op.distText.size());
+  st.distCache.emplace(key, attr);
+  return attr;
+}
+
+// Generation A types omit process ids: take them from the defining op's mesh
+// (its result entry's mesh, which is the op mesh unless the entry names its
+// own mesh_shape) when the shapes agree.
+const TensorDistAttr* resolveResultDist(ParseState& st, const Value& result, const OpDistAttr* attr) {
+  const Type* type = result.type;
+  if (!type || type == pendingType() || !type->isDist()) return nullptr;
+  if (type->dist.mesh.idsKnown || !attr) return &type->dist;
+  const ProcessMesh* mesh = &attr->mesh;
+  if (result.index < attr->results.size() && attr->results[result.index].kind == DistEntry::Kind::Tensor)
+    mesh = &attr->results[result.index].tensor.mesh;
+  if (!mesh->idsKnown || mesh->shape != type->dist.mesh.shape) return &type->dist;
+  auto [it, inserted] = st.resolvedCache.try_emplace(ParseState::ResolvedKey{type, mesh}, nullptr);
+  if (inserted) {
+    TensorDistAttr resolved = type->dist;
+    resolved.mesh = *mesh;
+    it->second = st.program->keepTensorDistAttr(std::move(resolved));
+  }
+  return it->second;
+}
+
+void checkOperandType(ParseState& st, size_t index, const OperandRef& operand, const TypeRef& declared) {
+  if (!operand.resolved && operand.value == nullptr && !declared.type) return;
+  if (!operand.value) {
+    if (operand.resolved && declared.type)
+      st.error(declared.where, fmt::format("operand {} is <<NULL VALUE>> but its type is '{}' "
+                                           "(expected <<NULL TYPE>>)", index, declared.type->text));
+    return;
+  }
+  Value* value = operand.value;
+  if (value->type == pendingType()) {  // a block argument or while result: first use types it
+    value->type = declared.type;
+    value->dist = declared.type && declared.type->isDist() ? &declared.type->dist : nullptr;
+    return;
+  }
+  if (value->type != declared.type) {
+    auto typeText = [](const Type* t) { return t ? t->text : std::string_view("<<NULL TYPE>>"); };
+    st.error(declared.where,
+             fmt::format("operand {} is declared as '{}', but the value has type '{}'", index,
+                         typeText(declared.type), typeText(value->type)));
+  }
+}
+
+void checkSignature(ParseState& st, PendingOp& op) {
+  if (op.syntax == RegionSyntax::While) return;  // no types
+  if (op.resultTypes.size() != op.resultNames.size()) {
+    Span where = op.resultTypesStart;
+    st.error(where.length ? where : Span{op.location, 1},
+             fmt::format("op has {} result{} but {} result type{}", op.resultNames.size(),
+                         op.resultNames.size() == 1 ? "" : "s", op.resultTypes.size(),
+                         op.resultTypes.size() == 1 ? "" : "s"));
+  }
+  if (!op.hasSignature) return;  // if and group headers print no operand types
+  if (op.operandTypes.size() != op.operands.size()) {
+    st.error(op.operandTypesOpen,
+             fmt::format("op has {} operand{} but {} operand type{}", op.operands.size(),
+                         op.operands.size() == 1 ? "" : "s", op.operandTypes.size(),
+                         op.operandTypes.size() == 1 ? "" : "s"));
+    return;
+  }
+  for (size_t i = 0; i < op.operands.size(); ++i)
+    checkOperandType(st, i, op.operands[i], op.operandTypes[i]);
+}
+
+Operation* createPendingOp(ParseState& st) {
+  PendingOp& op = st.op();
+  if (op.created) return op.created;
+  checkSignature(st, op);
+  OpSpec spec;
+  spec.name = st.program->strings().intern(op.name);
+  spec.attributes = op.attributes.empty() ? std::string_view("{}") : canonicalAttributes(st, op);
+  spec.distAttr = readDistAttr(st, op, spec.attributes);
+  spec.location = static_cast<uint32_t>(op.location);
+  spec.distAttrLocation = static_cast<uint32_t>(op.distSpan.offset);
+  spec.regionSyntax = op.syntax;
+  spec.spelling = op.spelling;
+  spec.debugId = op.debugId;
+  for (const OperandRef& operand : op.operands) spec.operands.push_back(operand.value);
+  for (size_t i = 0; i < op.resultNames.size(); ++i)
+    spec.resultTypes.push_back(i < op.resultTypes.size() ? op.resultTypes[i].type : pendingType());
+  Operation* created = st.program->createOp(spec);
+  for (size_t i = 0; i < created->numResults(); ++i)
+    created->result(i)->dist = resolveResultDist(st, *created->result(i), spec.distAttr);
+  st.blocks.back()->insertBefore(nullptr, created);
+  if (!op.blankLines.empty()) st.program->setBlankLinesBefore(created, op.blankLines);
+  op.created = created;
+  return created;
+}
+
+void defineResults(ParseState& st, PendingOp& op) {
+  for (size_t i = 0; i < op.resultNames.size(); ++i) {
+    auto [name, where] = op.resultNames[i];
+    if (numberOf(name) != st.nextResultNumber) st.denselyNumbered = false;
+    ++st.nextResultNumber;
+    define(st, name, where, op.created->result(i));
+  }
+}
+
+void enterNesting(ParseState& st, const char* at) {
+  if (++st.nesting > kMaxNesting)
+    throw InputError{st.at(at), 1, fmt::format("nesting deeper than {} levels", kMaxNesting)};
+}
+
+
+// ---- layout --------------------------------------------------------------------
+
+std::string wholeBlankLines(std::string_view gap) {
+  size_t first = gap.find('\n');
+  size_t last = gap.rfind('\n');
+  std::string lines;
+  if (first == std::string_view::npos || first == last) return lines;
+  // Between the newline that ends the line before and the one that ends the
+  // last whole line. Empty lines are left to the printer, which writes
+  // Paddle's own (after a generic region op).
+  for (size_t start = first + 1; start <= last;) {
+    size_t end = gap.find('\n', start);
+    std::string_view line = gap.substr(start, end - start);  // without its newline
+    if (!line.empty() && line.back() == '\r') line.remove_suffix(1);  // the printer writes "\n" alone
+    if (!line.empty()) lines.append(line).append(1, '\n');
+    start = end + 1;
+  }
+  return lines;
+}
+
+void noteTopLevelIndent(ParseState& st, std::string_view gapBeforeOp) {
+  st.sawTopLevelOp = true;
+  size_t newline = gapBeforeOp.rfind('\n');
+  if (newline != std::string_view::npos && gapBeforeOp.substr(newline + 1) == " ")
+    st.program->setIndentStyle(IndentStyle::LeadingSpace);
+}
+
+}  // namespace reshardctl::parsing

@@ -1,0 +1,191 @@
+// What the parser's actions (parser.cpp) call while they read a dump: the
+// state of one parse, names and their bindings, and turning what was read of
+// an op line into an Operation. Internal to the syntax stage.
+#pragma once
+
+#include <cstddef>
+#include <cstdint>
+#include <memory>
+#include <optional>
+#include <string>
+#include <string_view>
+#include <unordered_map>
+#include <utility>
+#include <vector>
+
+#include "ir/diagnostics.h"
+#include "ir/ir.h"
+#include "ir/source.h"
+#include "syntax/dist_attr_text.h"
+#include "syntax/generation_detection.h"
+#include "syntax/type_text.h"
+
+namespace reshardctl::parsing {
+
+constexpr size_t kMaxNesting = 200;          // brackets and blocks; deeper input is rejected
+constexpr size_t kMaxErrors = 20;            // then the parse stops
+constexpr size_t kReleaseEvery = 8u << 20;   // bytes of input between page releases
+
+struct Span {
+  size_t offset = 0;
+  size_t length = 0;
+};
+
+// A name's binding. Names of values in a closed nested block stay in the
+// table as invisible, so a later use gets a precise message.
+struct Binding {
+  Value* value = nullptr;
+  size_t offset = 0;
+  bool visible = true;
+};
+
+struct OperandRef {
+  Value* value;
+  Span where;
+  bool resolved;  // false: an undefined name (already reported)
+};
+
+struct TypeRef {
+  const Type* type;
+  Span where;
+};
+
+// Everything read so far of one op line. Region ops nest, so these form a
+// stack; the vectors keep their capacity from op to op.
+struct PendingOp {
+  size_t location = 0;
+  std::vector<std::pair<std::string_view, Span>> resultNames;
+  std::string_view name;
+  HeaderSpelling spelling;
+  Span nameSpan;
+  std::vector<OperandRef> operands;
+  std::vector<std::pair<std::string_view, std::string_view>> attrEntries;  // key, whole entry
+  std::string_view currentKey;
+  std::string_view attributes;
+  Span distSpan;
+  std::string_view distText;
+  std::vector<TypeRef> operandTypes;
+  std::vector<TypeRef> resultTypes;
+  Span operandTypesOpen, resultTypesStart;
+  bool hasSignature = false;
+  RegionSyntax syntax = RegionSyntax::None;
+  std::optional<uint32_t> debugId;
+  std::string blankLines;  // whole lines of blanks before the op line (rare)
+  Operation* created = nullptr;
+
+  void reset(size_t at) {
+    location = at;
+    resultNames.clear();
+    operands.clear();
+    attrEntries.clear();
+    operandTypes.clear();
+    resultTypes.clear();
+    name = {};
+    spelling = {};
+    blankLines.clear();
+    attributes = {};
+    distText = {};
+    distSpan = {};
+    hasSignature = false;
+    syntax = RegionSyntax::None;
+    debugId.reset();
+    created = nullptr;
+  }
+};
+
+struct UnresolvedUse {
+  std::string name;
+  Span where;
+};
+
+struct ParseState {
+  SourceFile& source;
+  DiagnosticEngine& diagnostics;
+  std::unique_ptr<Program> program = std::make_unique<Program>();
+
+  std::vector<Block*> blocks;  // innermost last
+  std::vector<std::vector<std::string_view>> blockNames;  // names defined per open block
+  std::vector<PendingOp> ops;  // ops[depth] is the op being read at that depth
+  size_t opDepth = 0;
+  size_t nesting = 0;
+
+  std::vector<Binding> numbered;  // %N
+  std::unordered_map<std::string_view, Binding> named;  // %x, %arg_0, %kwarg_a
+  std::vector<UnresolvedUse> unresolved;
+
+  std::unordered_map<std::string_view, const OpDistAttr*> distCache;
+  struct ResolvedKey {
+    const Type* type;
+    const ProcessMesh* mesh;
+    bool operator==(const ResolvedKey&) const = default;
+  };
+  struct ResolvedHash {
+    size_t operator()(const ResolvedKey& k) const {
+      return std::hash<const void*>()(k.type) * 31 + std::hash<const void*>()(k.mesh);
+    }
+  };
+  std::unordered_map<ResolvedKey, const TensorDistAttr*, ResolvedHash> resolvedCache;
+
+  uint32_t nextResultNumber = 0;
+  uint32_t nextArgNumber = 0;
+  bool denselyNumbered = true;
+  bool keywordArgs = false;
+  size_t releasedUpTo = 0;
+
+  // Generation detection (generation_detection.h).
+  DistTextStyle opDistStyle;  // gathered from each distinct op_dist_attr text
+  TypeTextEvidence typeEvidence;  // gathered from each distinct type text
+  bool sawOpDistAttr = false;
+  bool sawAttrPrefix = false;  // `(Int32)1`, `(pd_op.DataType)float32`: before generation E
+
+  // Layout as read (grammar line_gap): the whitespace before the current
+  // token, and whether the first top-level op told the indent style yet.
+  std::string_view gap;
+  bool sawTopLevelOp = false;
+  Value* lastValue = nullptr;  // the value last named (block argument or operand)
+
+  ParseState(SourceFile& s, DiagnosticEngine& d) : source(s), diagnostics(d) {}
+
+  size_t at(const char* p) const { return static_cast<size_t>(p - source.text().data()); }
+  PendingOp& op() { return ops[opDepth]; }
+
+  void error(Span where, std::string message) {
+    diagnostics.error(where.offset, where.length, std::move(message));
+    if (diagnostics.errorCount() >= kMaxErrors)
+      throw InputError{where.offset, where.length, "too many errors; stopping"};
+  }
+};
+
+
+template <typename Input>
+Span spanOf(const ParseState& st, const Input& in) {
+  return Span{st.at(in.begin()), in.size()};
+}
+
+// ---- names ---------------------------------------------------------------------
+// "%17" → 17; anything else ("%x", "%017") → nullopt.
+std::optional<uint32_t> numberOf(std::string_view name);
+Binding* findBinding(ParseState& st, std::string_view name);
+// Binds `name` to `value`, reporting a redefinition.
+void define(ParseState& st, std::string_view name, Span where, Value* value);
+// The value `name` is bound to; an unknown name is kept for reportUnresolved.
+Value* use(ParseState& st, std::string_view name, Span where, bool* resolved);
+// Names used before any definition: "used before its definition" or undefined.
+void reportUnresolved(ParseState& st);
+
+// ---- building ops --------------------------------------------------------------
+// Creates the op in the current block (once: region ops are created when their
+// first block opens, so the ops inside can be placed in it).
+Operation* createPendingOp(ParseState& st);
+void defineResults(ParseState& st, PendingOp& op);
+void enterNesting(ParseState& st, const char* at);
+
+// ---- layout --------------------------------------------------------------------
+// The lines of `gap` (whitespace between two tokens) that hold blanks and
+// nothing else, each with its newline; "" for almost every gap.
+std::string wholeBlankLines(std::string_view gap);
+// Called at the first op of the top-level block: a single space before it is
+// the 2023 layout (IndentStyle::LeadingSpace).
+void noteTopLevelIndent(ParseState& st, std::string_view gapBeforeOp);
+
+}  // namespace reshardctl::parsing

@@ -1,0 +1,237 @@
+#include "syntax/program_finder.h"
+
+#include <cctype>
+
+namespace reshardctl {
+
+namespace {
+
+constexpr std::string_view kModuleLine = "() = \"builtin.module\"";
+// A banner's label names the program printed right after it: the banner's
+// last rule, an empty line and the module line come between.
+constexpr size_t kBannerReach = 4;
+
+bool isBlank(char c) { return c == ' ' || c == '\t' || c == '\r'; }
+bool isDigit(char c) { return c >= '0' && c <= '9'; }
+
+std::string_view trim(std::string_view s) {
+  while (!s.empty() && isBlank(s.front())) s.remove_prefix(1);
+  while (!s.empty() && isBlank(s.back())) s.remove_suffix(1);
+  return s;
+}
+
+// `===-----===`: detail::PrintHeader's rule lines.
+bool isBannerRule(std::string_view s) {
+  if (s.size() < 7 || s.substr(0, 3) != "===" || s.substr(s.size() - 3) != "===") return false;
+  for (char c : s.substr(3, s.size() - 6))
+    if (c != '-') return false;
+  return true;
+}
+
+// The label written before a program's `{` on its first line, without the
+// `=` or `:` that joins it to the program.
+std::string_view labelBefore(std::string_view textBeforeBrace) {
+  std::string_view label = trim(textBeforeBrace);
+  while (!label.empty() && (label.back() == '=' || label.back() == ':' || isBlank(label.back())))
+    label.remove_suffix(1);
+  return label;
+}
+
+size_t skipDigits(std::string_view s, size_t i) {
+  while (i < s.size() && isDigit(s[i])) ++i;
+  return i;
+}
+
+bool startsWithNoCase(std::string_view s, std::string_view prefix) {
+  if (s.size() < prefix.size()) return false;
+  for (size_t i = 0; i < prefix.size(); ++i)
+    if (std::tolower(static_cast<unsigned char>(s[i])) != prefix[i]) return false;
+  return true;
+}
+
+class Finder {
+ public:
+  explicit Finder(std::string_view text) : text_(text) {}
+
+  std::vector<FoundProgram> run() {
+    size_t start = 0;
+    while (start < text_.size()) {
+      size_t newline = text_.find('\n', start);
+      size_t end = newline == std::string_view::npos ? text_.size() : newline;
+      ++lineNumber_;
+      line(start, end, newline != std::string_view::npos);
+      start = end + 1;
+    }
+    if (state_ == State::Inside) {  // cut short: the parser reports where
+      current_.end = text_.size();
+      current_.endLine = lineNumber_;
+      current_.closed = false;
+      found_.push_back(std::move(current_));
+    }
+    return std::move(found_);
+  }
+
+ private:
+  enum class State { Outside, Candidate, Inside };
+
+  void line(size_t start, size_t end, bool hasNewline) {
+    std::string_view text = text_.substr(start, end - start);
+    if (state_ == State::Candidate) {
+      if (trim(text).empty()) return;
+      if (!opensBody(text)) {
+        state_ = State::Outside;  // not a program after all: read this line afresh
+      } else {
+        state_ = State::Inside;
+        depth_ = 1;
+      }
+    }
+    if (state_ == State::Inside) return inside(start, text, hasNewline);
+    outside(start, text);
+  }
+
+  // The first line inside a program: an op, the block arguments, or its end.
+  static bool opensBody(std::string_view text) {
+    std::string_view t = trim(text);
+    return t.front() == '(' || t.front() == '^' || t.front() == '}';
+  }
+
+  void inside(size_t start, std::string_view text, bool hasNewline) {
+    std::string_view t = trim(text);
+    if (t.empty()) return;
+    bool closes = t.front() == '}';
+    bool opens = t.back() == '{';
+    if (t.front() == '(') ++current_.opCount;
+    if (!current_.distributed && (t.find("pd_dist.") != std::string_view::npos ||
+                                  t.find("op_dist_attr") != std::string_view::npos))
+      current_.distributed = true;
+    if (closes && depth_ == 1 && !opens) return finish(start, text, hasNewline);
+    depth_ += (opens ? 1 : 0) - (closes ? 1 : 0);
+  }
+
+  // The closing line: the program takes it whole when only blanks follow the
+  // brace, else it ends at the brace.
+  void finish(size_t start, std::string_view text, bool hasNewline) {
+    size_t brace = text.find('}');
+    bool restBlank = trim(text.substr(brace + 1)).empty();
+    current_.end = restBlank ? start + text.size() + (hasNewline ? 1 : 0) : start + brace + 1;
+    current_.endLine = lineNumber_;
+    found_.push_back(std::move(current_));
+    current_ = {};
+    state_ = State::Outside;
+  }
+
+  void outside(size_t start, std::string_view text) {
+    size_t messageAt = glogPrefixLength(text);
+    std::string_view message = text.substr(messageAt);
+    std::string_view t = trim(message);
+    size_t lead = message.size() - trimLeft(message).size();
+    bool afterModuleLine = moduleLineAt_ != kNone && moduleLine_ + 1 == lineNumber_;
+    if (t.substr(0, kModuleLine.size()) == kModuleLine) {
+      moduleLineAt_ = start + messageAt + lead;
+      moduleLine_ = lineNumber_;
+    } else if (!t.empty() && t.back() == '{' && t.front() != '(') {
+      startProgram(start + messageAt + lead, t, afterModuleLine);
+    } else if (isBannerRule(t)) {
+      noteBannerRule();
+    }
+    if (!t.empty()) {
+      previousText_ = t;
+      previousLine_ = lineNumber_;
+    }
+  }
+
+  static std::string_view trimLeft(std::string_view s) {
+    while (!s.empty() && isBlank(s.front())) s.remove_prefix(1);
+    return s;
+  }
+
+  // `IRPrinting on ...` between two rules becomes the label in waiting.
+  void noteBannerRule() {
+    if (lastRuleLine_ != kNone && lastRuleLine_ + 2 == lineNumber_ && previousLine_ + 1 == lineNumber_) {
+      bannerLabel_ = std::string(previousText_);
+      bannerEndLine_ = lineNumber_;
+    }
+    lastRuleLine_ = lineNumber_;
+  }
+
+  // `t` (trimmed, starting at `at`) ends in '{' and is not an op line.
+  void startProgram(size_t at, std::string_view t, bool afterModuleLine) {
+    current_ = {};
+    std::string_view label = labelBefore(t.substr(0, t.size() - 1));
+    bool alone = t.size() == 1;
+    current_.begin = at + t.size() - 1;
+    current_.line = lineNumber_;
+    if (alone && afterModuleLine) {
+      current_.begin = moduleLineAt_;
+      current_.line = moduleLine_;
+    }
+    if (!label.empty()) {
+      current_.label = std::string(label);
+    } else if (bannerEndLine_ != kNone && current_.line - bannerEndLine_ <= kBannerReach) {
+      current_.label = bannerLabel_;
+    } else if (previousLine_ + 1 == current_.line && previousText_.back() == ':') {
+      current_.label = std::string(labelBefore(previousText_));
+    }
+    current_.pass = passNameOf(current_.label);
+    bannerEndLine_ = kNone;
+    state_ = State::Candidate;
+  }
+
+  static constexpr size_t kNone = static_cast<size_t>(-1);
+
+  std::string_view text_;
+  std::vector<FoundProgram> found_;
+  FoundProgram current_;
+  State state_ = State::Outside;
+  size_t depth_ = 0;
+  size_t lineNumber_ = 0;
+  size_t moduleLineAt_ = kNone;  // offset of the last module line's '('
+  size_t moduleLine_ = kNone;
+  size_t lastRuleLine_ = kNone;
+  std::string bannerLabel_;
+  size_t bannerEndLine_ = kNone;
+  std::string_view previousText_;  // the last line outside programs that was not empty
+  size_t previousLine_ = kNone;
+};
+
+}  // namespace
+
+std::vector<FoundProgram> findPrograms(std::string_view text) { return Finder(text).run(); }
+
+std::string passNameOf(std::string_view label) {
+  for (std::string_view prefix : {"before-apply-", "after-apply-"})
+    if (label.substr(0, prefix.size()) == prefix) return std::string(label.substr(prefix.size()));
+  // "... before X pass" / "... after X Pass": the word between.
+  for (std::string_view when : {" before ", " after "}) {
+    size_t at = label.find(when);
+    if (at == std::string_view::npos) continue;
+    std::string_view rest = label.substr(at + when.size());
+    size_t space = rest.find(' ');
+    if (space != std::string_view::npos && startsWithNoCase(rest.substr(space), " pass") &&
+        rest.size() == space + 5)
+      return std::string(rest.substr(0, space));
+  }
+  return "";
+}
+
+size_t glogPrefixLength(std::string_view line) {
+  // [IWEF]mmdd or [IWEF]yyyymmdd, a time, the thread id, then `file:line] `.
+  if (line.size() < 8 || std::string_view("IWEF").find(line[0]) == std::string_view::npos) return 0;
+  size_t i = skipDigits(line, 1);
+  if ((i != 5 && i != 9) || i >= line.size() || line[i] != ' ') return 0;
+  size_t time = i + 1;
+  i = time;
+  while (i < line.size() && (isDigit(line[i]) || line[i] == ':' || line[i] == '.')) ++i;
+  if (i - time < 8 || i >= line.size() || line[i] != ' ') return 0;
+  while (i < line.size() && line[i] == ' ') ++i;
+  size_t thread = i;
+  i = skipDigits(line, i);
+  if (i == thread || i >= line.size() || line[i] != ' ') return 0;
+  size_t close = line.find("] ", i);
+  if (close == std::string_view::npos) return 0;
+  size_t colon = line.rfind(':', close);
+  if (colon == std::string_view::npos || colon < i || skipDigits(line, colon + 1) != close) return 0;
+  return close + 2;
+}
+
+}  // namespace reshardctl

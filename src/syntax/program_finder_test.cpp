@@ -1,0 +1,120 @@
+#include <doctest/doctest.h>
+
+#include "syntax/program_finder.h"
+
+namespace reshardctl {
+
+namespace {
+
+std::string_view textOf(std::string_view log, const FoundProgram& p) { return log.substr(p.begin, p.end - p.begin); }
+
+const char* kDump =
+    "{\n"
+    "    (%0) = \"pd_op.data\" () {} : () -> pd_dist.tensor<8xf32, mesh_shape:[2],dims_mappings:[-1]>\n"
+    "    (%1) = \"pd_op.if\" (%0) {} -> tensor<f32> {\n"
+    "        () = \"cf.yield\" (%0) {} : (tensor<f32>) -> \n"
+    "    } else {\n"
+    "        () = \"cf.yield\" (%0) {} : (tensor<f32>) -> \n"
+    "    }\n"
+    "}\n";
+
+}  // namespace
+
+TEST_CASE("a plain dump is one program: the whole file") {
+  std::vector<FoundProgram> found = findPrograms(kDump);
+  REQUIRE(found.size() == 1);
+  CHECK(found[0].begin == 0);
+  CHECK(found[0].end == std::string_view(kDump).size());
+  CHECK(found[0].line == 1);
+  CHECK(found[0].endLine == 8);
+  CHECK(found[0].opCount == 4);  // the if's blocks' ops included
+  CHECK(found[0].distributed);
+  CHECK(found[0].label.empty());
+  CHECK(found[0].closed);
+}
+
+TEST_CASE("programs among log lines: labels, glog prefixes, banners, module lines, captions") {
+  std::string log =
+      "I1130 10:00:01.123456 41234 pd_op_to_kernel_pass.cc:212] IR before lowering = {\n"  // 1
+      "    (%0) = \"pd_op.full\" () {} : () -> tensor<f32>\n"
+      "}\n"
+      "W1130 10:00:02.000001  7 dist.cc:9] some warning {\n"  // 4: not followed by an op
+      "and a line of text\n"
+      "===-------------------------------------------------------------------------===\n"  // 6
+      "        IRPrinting on builtin.module after build_cinn_pass pass\n"
+      "===-------------------------------------------------------------------------===\n"
+      "\n"
+      "() = \"builtin.module\" [id:181] () {program:0x55e308966350} : () -> \n"  // 10
+      "{\n"
+      " (%0) = \"pd_op.full\" () {} : () -> tensor<f32>\n"
+      "}\n"
+      "\n"
+      "ForwardProgram is :\n"  // 15
+      "{\n"
+      "}\n"
+      "after-apply-access_topo_pass {\n"  // 18
+      "    (%0) = \"pd_op.full\" () {} : () -> tensor<f32>\n"
+      "}   \n"
+      "    (%5) = \"pd_op.if\" (%4) {} -> tensor<f32> {\n"  // 21: an op printed alone
+      "{\n"                                                  // 22: JSON, not a program
+      "  \"a\": 1\n"
+      "}\n";
+  std::vector<FoundProgram> found = findPrograms(log);
+  REQUIRE(found.size() == 4);
+
+  CHECK(found[0].line == 1);
+  CHECK(found[0].label == "IR before lowering");
+  CHECK(found[0].pass.empty());
+  CHECK(textOf(log, found[0]).substr(0, 2) == "{\n");
+  CHECK(found[0].opCount == 1);
+  CHECK_FALSE(found[0].distributed);
+
+  CHECK(found[1].line == 10);  // the module line belongs to the program
+  CHECK(textOf(log, found[1]).substr(0, 6) == "() = \"");
+  CHECK(found[1].endLine == 13);
+  CHECK(found[1].label == "IRPrinting on builtin.module after build_cinn_pass pass");
+  CHECK(found[1].pass == "build_cinn_pass");
+
+  CHECK(found[2].line == 16);
+  CHECK(found[2].label == "ForwardProgram is");
+  CHECK(found[2].opCount == 0);
+
+  CHECK(found[3].line == 18);
+  CHECK(found[3].label == "after-apply-access_topo_pass");
+  CHECK(found[3].pass == "access_topo_pass");
+  CHECK(textOf(log, found[3]) == "{\n    (%0) = \"pd_op.full\" () {} : () -> tensor<f32>\n}   \n");
+}
+
+TEST_CASE("a program cut short runs to the end of the file") {
+  std::string log = "text\n{\n    (%0) = \"a.b\" () {} : () -> tensor<f32>\n    (%1) = ";
+  std::vector<FoundProgram> found = findPrograms(log);
+  REQUIRE(found.size() == 1);
+  CHECK_FALSE(found[0].closed);
+  CHECK(found[0].begin == 5);
+  CHECK(found[0].end == log.size());
+}
+
+TEST_CASE("text after the closing brace is left out of the program") {
+  std::string log = "{\n}  // end\n";
+  std::vector<FoundProgram> found = findPrograms(log);
+  REQUIRE(found.size() == 1);
+  CHECK(textOf(log, found[0]) == "{\n}");
+}
+
+TEST_CASE("glog prefixes") {
+  CHECK(glogPrefixLength("I1130 10:00:01.123456 41234 file.cc:212] msg") == 41);
+  CHECK(glogPrefixLength("E20241130 10:00:01.123456  9 a/b.cc:1] x") == 39);
+  CHECK(glogPrefixLength("I1130 text") == 0);
+  CHECK(glogPrefixLength("{") == 0);
+  CHECK(glogPrefixLength("I1130 10:00:01.123456 41234 file.cc] msg") == 0);
+}
+
+TEST_CASE("pass names in labels") {
+  CHECK(passNameOf("IRPrinting on builtin.module before apply_partition_pass pass") == "apply_partition_pass");
+  CHECK(passNameOf("IR after Reshard Pass") == "Reshard");
+  CHECK(passNameOf("before-apply-fuse_pass") == "fuse_pass");
+  CHECK(passNameOf("IR before lowering").empty());
+  CHECK(passNameOf("IRPrinting on builtin.module original program").empty());
+}
+
+}  // namespace reshardctl

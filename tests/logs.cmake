@@ -1,0 +1,55 @@
+# Programs inside logs (README "Where dumps come from"): tests/golden/logs/
+# holds logs as they arrive (glog prefixes, pass-instrumentation banners,
+# module lines, labels) with the expected outputs. Run from the repository
+# root, through tests/run_cli_case.sh (exit code + exact stdout; with
+# EXPECTED_STDERR also the exact stderr).
+set(LOGS tests/golden/logs)
+set(TRAIN ${LOGS}/train.log)
+
+function(add_log_case name exit_code expected_stdout)
+  add_cli_case(log.${name} ${exit_code} ${expected_stdout} ${ARGN})
+endfunction()
+
+# `list`: every program a log holds.
+add_log_case(list 0 ${LOGS}/train.list.txt list ${TRAIN})
+add_log_case(list-json 0 ${LOGS}/train.list.json list --json ${TRAIN})
+add_log_case(list-2023 0 ${LOGS}/cinn_2023.list.txt list ${LOGS}/cinn_2023.log)
+add_log_case(list-2025 0 ${LOGS}/cinn_2025.list.txt list ${LOGS}/cinn_2025.log)
+add_log_case(list-nothing 1 - list tests/golden/errors/bad-binary-garbage.ir)
+
+# Several programs and no --program: exit 2, listing them.
+add_log_case(several-programs 2 - print ${TRAIN})
+set_tests_properties(cli.log.several-programs PROPERTIES
+                     ENVIRONMENT EXPECTED_STDERR=${CMAKE_SOURCE_DIR}/${LOGS}/train.usage.stderr)
+add_log_case(no-such-program 2 - print --program 4 ${TRAIN})
+add_log_case(no-such-label 2 - verify --program no_such_pass ${TRAIN})
+
+# One program of a log prints back byte for byte (its module line included),
+# and every subcommand works on it exactly as on a plain dump: the pass turns
+# program 1 (samples/seed_mlp_before.ir) into program 2 (seed_mlp_after.ir).
+add_log_case(print-the-only-program 0 ${LOGS}/one_program.program.ir print ${LOGS}/one_program.log)
+add_log_case(print-by-number 0 ${LOGS}/train.program1.ir print --program 1 ${TRAIN})
+add_log_case(print-by-label 0 ${LOGS}/train.program2.ir print --program "after apply_partition" ${TRAIN})
+add_log_case(apply 0 ${LOGS}/train.program2.ir apply --program 1 ${TRAIN})
+add_log_case(apply-check 0 - apply --check --program 2 ${TRAIN})
+add_log_case(verify 0 - verify --werror --program DistToDense ${TRAIN})
+add_log_case(plan 0 ${LOGS}/train.plan.txt plan --apply --program 1 ${TRAIN})
+add_log_case(diff-two-programs 1 ${LOGS}/train.diff.txt diff --program 1 --program 2 ${TRAIN})
+add_log_case(diff-same-program 0 - diff --program 2 --program 2 ${TRAIN})
+add_log_case(diff-one-program 2 - diff --program 1 ${TRAIN})
+add_log_case(print-2023 0 ${LOGS}/cinn_2023.program2.ir print --program build_cinn_pass ${LOGS}/cinn_2023.log)
+add_log_case(print-2025 0 ${LOGS}/cinn_2025.program2.ir print --program "after build_cinn" ${LOGS}/cinn_2025.log)
+add_log_case(apply-2025 0 ${LOGS}/cinn_2025.program2.ir apply --program 2 ${LOGS}/cinn_2025.log)
+
+# --in-place rewrites only that program's lines; `run` on a log's program.
+add_test(NAME cli.log.in-place-and-run
+         COMMAND ${CMAKE_SOURCE_DIR}/tests/log_in_place.sh $<TARGET_FILE:reshardctl>
+                 ${CMAKE_SOURCE_DIR}/${TRAIN} 1 ${CMAKE_SOURCE_DIR}/${LOGS}/train.program2.ir)
+
+# Errors in a log name the log's own lines: bad-NAME.log → bad-NAME.stderr.
+file(GLOB LOG_ERROR_INPUTS CONFIGURE_DEPENDS ${GOLDEN_DIR}/logs/bad-*.log)
+foreach(file ${LOG_ERROR_INPUTS})
+  get_filename_component(name ${file} NAME_WE)
+  add_test(NAME golden.error.log.${name}
+           COMMAND ${GOLDEN_RUN} $<TARGET_FILE:reshardctl> error ${file} ${GOLDEN_DIR}/logs/${name}.stderr)
+endforeach()
