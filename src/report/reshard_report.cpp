@@ -178,8 +178,10 @@ ReshardRequest resolveReshardRequest(const Operation& reshard) {
   request.dtype = *dtype;
   request.src = layoutOf(reshard.operandValue(0), attr ? &attr->operands : nullptr);
   request.dst = layoutOf(reshard.result(0), attr ? &attr->results : nullptr);
-  resolveIds(request.src.mesh, request.dst.mesh, reshard, nullptr);
+  // The destination first: the uses of the result may name its ids, and the
+  // source's are then the op mesh's other ids (a merged mesh is their union).
   resolveIds(request.dst.mesh, request.src.mesh, reshard, reshard.result(0));
+  resolveIds(request.src.mesh, request.dst.mesh, reshard, nullptr);
   return request;
 }
 
