@@ -128,6 +128,13 @@ void FileMapping::releaseBefore(size_t end) {
   released_ = end;
 }
 
+void FileMapping::dropPages(size_t begin, size_t end) {
+  const size_t page = pageSize();
+  begin = (begin + page - 1) / page * page;
+  end = std::min(end, size_) / page * page;
+  if (begin < end) ::madvise(data_ + begin, end - begin, MADV_DONTNEED);
+}
+
 std::optional<size_t> FileMapping::truncatedAt() const {
   size_t at = gSlots[static_cast<size_t>(slot_)].truncatedAt.load();
   if (at == SIZE_MAX) return std::nullopt;

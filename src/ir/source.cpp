@@ -134,6 +134,10 @@ void SourceFile::releaseBefore(size_t offset) {
   mapping_->releaseBefore(offset);
 }
 
+void SourceFile::dropPages(size_t begin, size_t end) {
+  if (mapping_) mapping_->dropPages(begin, end);
+}
+
 std::optional<size_t> SourceFile::truncatedAt() const {
   return mapping_ ? mapping_->truncatedAt() : std::nullopt;
 }

@@ -70,6 +70,9 @@ class SourceFile {
   // diagnostic needs them), after their line starts are recorded. Keeps peak
   // memory near the size of the IR.
   void releaseBefore(size_t offset);
+  // The pages of [begin, end) of a mapped file leave memory until read again
+  // (FileMapping::dropPages); nothing for text held in memory.
+  void dropPages(size_t begin, size_t end);
 
   const std::optional<Cutoff>& cutoff() const { return cutoff_; }
   // A mapped file that shrank (or failed to read) while it was read: the

@@ -51,11 +51,16 @@ bool startsWithNoCase(std::string_view s, std::string_view prefix) {
 
 class Finder {
  public:
-  explicit Finder(std::string_view text) : text_(text) {}
+  Finder(std::string_view text, const std::function<void(size_t)>& scanned) : text_(text), scanned_(scanned) {}
 
   std::vector<FoundProgram> run() {
-    size_t start = 0;
+    constexpr size_t kReportEvery = size_t{8} << 20;
+    size_t start = 0, reportAt = kReportEvery;
     while (start < text_.size()) {
+      if (scanned_ && start >= reportAt) {
+        scanned_(start);
+        reportAt = start + kReportEvery;
+      }
       size_t newline = text_.find('\n', start);
       size_t end = newline == std::string_view::npos ? text_.size() : newline;
       ++lineNumber_;
@@ -180,6 +185,7 @@ class Finder {
   static constexpr size_t kNone = static_cast<size_t>(-1);
 
   std::string_view text_;
+  const std::function<void(size_t)>& scanned_;
   std::vector<FoundProgram> found_;
   FoundProgram current_;
   State state_ = State::Outside;
@@ -196,7 +202,9 @@ class Finder {
 
 }  // namespace
 
-std::vector<FoundProgram> findPrograms(std::string_view text) { return Finder(text).run(); }
+std::vector<FoundProgram> findPrograms(std::string_view text, const std::function<void(size_t)>& scanned) {
+  return Finder(text, scanned).run();
+}
 
 std::string passNameOf(std::string_view label) {
   for (std::string_view prefix : {"before-apply-", "after-apply-"})

@@ -23,6 +23,7 @@
 #pragma once
 
 #include <cstddef>
+#include <functional>
 #include <string>
 #include <string_view>
 #include <vector>
@@ -41,7 +42,10 @@ struct FoundProgram {
   bool closed = true;        // false: the file ends before its closing '}'
 };
 
-std::vector<FoundProgram> findPrograms(std::string_view text);
+// `scanned`, when given, is told every few MiB how far the scan has come, so
+// the caller can let the pages behind it go (SourceFile::dropPages).
+std::vector<FoundProgram> findPrograms(std::string_view text,
+                                       const std::function<void(size_t)>& scanned = nullptr);
 
 // The pass a label names: "IRPrinting on builtin.module after X pass" and
 // "IR before X Pass" give X, "after-apply-X" gives X; otherwise "".

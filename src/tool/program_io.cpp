@@ -95,7 +95,13 @@ LoadedProgram loadProgramFrom(std::shared_ptr<SourceFile> source, DiagnosticEngi
   diagnostics.setSource(loaded.source.get());
   loaded.end = loaded.source->text().size();
   // No program found: parse the whole file, so a broken dump is diagnosed.
-  std::vector<FoundProgram> found = findPrograms(loaded.source->text());
+  // The scan reads the whole file once; its pages need not stay resident
+  // until the parser reads them again.
+  size_t dropped = 0;
+  std::vector<FoundProgram> found = findPrograms(loaded.source->text(), [&](size_t scannedTo) {
+    loaded.source->dropPages(dropped, scannedTo);
+    dropped = scannedTo;
+  });
   if (!found.empty()) {
     const FoundProgram* chosen = choose(found, selector, *loaded.source, diagnostics);
     if (!chosen) {
