@@ -49,7 +49,8 @@ add_cli_case(json.unknown-format 2 - print --emit=yaml ${BEFORE})
 # The shell and CI features (tests/cli_features.sh): patches that apply,
 # several inputs, -r, colour, -W names, --max-errors, GitHub annotations,
 # usage errors.
-foreach(case apply-diff-patches diff-unified-patches several-inputs recursive color warnings max-errors github usage)
+foreach(case apply-diff-patches diff-unified-patches several-inputs recursive color warnings max-errors github usage
+             logs-in-turn list-several)
   add_test(NAME cli.${case}
            COMMAND ${CMAKE_SOURCE_DIR}/tests/cli_features.sh $<TARGET_FILE:reshardctl> ${case}
            WORKING_DIRECTORY ${CMAKE_SOURCE_DIR})
