@@ -30,7 +30,12 @@ case $case in
     expect_exit 1 "$tool" apply --diff --check "$before"
     contains "$work/out" "+++ $before"
     ;;
-  diff-unified-patches)  # diff -u is a unified diff of the two texts that patch applies
+  diff-unified-patches)  # diff -u is a unified diff of the two texts that patch applies; the listing is no patch
+    expect_exit 1 "$tool" diff "$before" "$after"
+    lacks "$work/out" "@@"
+    lacks "$work/out" "+++"
+    contains "$work/out" "changed pd_op.relu: operand 0, operand 0 type"
+    ! patch -s --dry-run -o /dev/null "$before" <"$work/out" >/dev/null 2>&1 || fail "patch takes the listing for a patch"
     expect_exit 1 "$tool" diff -u "$before" "$after"
     contains "$work/out" "2 ops added, 0 removed, 2 changed"
     cp "$work/out" "$work/d.patch"

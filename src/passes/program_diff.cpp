@@ -281,26 +281,24 @@ ProgramDiff diffPrograms(const Program& before, const Program& after, const Diff
 
 std::string formatDiff(const ProgramDiff& diff, const SourceFile& before, const SourceFile& after) {
   if (diff.equal()) return {};
-  std::string out = fmt::format("--- {}\n+++ {}\n", before.name(), after.name());
+  std::string out = fmt::format("old: {}\nnew: {}\n", before.name(), after.name());
   for (const OpChange& change : diff.changes) {
-    std::string lines;
-    if (change.before) lines += fmt::format("-{}\n", before.lineAt(change.before->location()));
-    if (change.after) lines += fmt::format("+{}\n", after.lineAt(change.after->location()));
+    const size_t oldLine = change.before ? lineOf(before, change.before) : 0;
+    const size_t newLine = change.after ? lineOf(after, change.after) : 0;
     switch (change.kind) {
-      case OpChange::Kind::Added:
-        out += fmt::format("@@ +{} @@ added {}\n", lineOf(after, change.after), change.after->name());
-        break;
-      case OpChange::Kind::Removed:
-        out += fmt::format("@@ -{} @@ removed {}\n", lineOf(before, change.before),
-                           change.before->name());
-        break;
+      case OpChange::Kind::Added: out += fmt::format("added {}\n", change.after->name()); break;
+      case OpChange::Kind::Removed: out += fmt::format("removed {}\n", change.before->name()); break;
       case OpChange::Kind::Changed:
-        out += fmt::format("@@ -{} +{} @@ changed {}: {}\n", lineOf(before, change.before),
-                           lineOf(after, change.after), change.before->name(),
-                           fmt::join(change.differences, ", "));
+        out += fmt::format("changed {}: {}\n", change.before->name(), fmt::join(change.differences, ", "));
         break;
     }
-    out += lines;
+    // The op's source lines under a gutter, as compilers quote source: never
+    // a line a patch tool could read as a hunk.
+    const size_t width = fmt::formatted_size("{}", std::max(oldLine, newLine));
+    if (change.before)
+      out += fmt::format("  old {:>{}} | {}\n", oldLine, width, before.lineAt(change.before->location()));
+    if (change.after)
+      out += fmt::format("  new {:>{}} | {}\n", newLine, width, after.lineAt(change.after->location()));
   }
   return out;
 }

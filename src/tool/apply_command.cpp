@@ -24,7 +24,8 @@ namespace {
 
 // `--stats`: how many reshards the pass inserted and what their plans cost.
 // Only those still in the program count: folding may erase some again.
-void printStats(const Program& program, const PartitionResult& result, const CostModel& costs, bool check) {
+void printStats(const Program& program, const PartitionResult& result, const CostModel& costs, bool check,
+                Reporter& reporter) {
   const std::set<const Operation*> inserted(result.inserted.begin(), result.inserted.end());
   std::vector<Operation*> kept;
   walkOps(*program.body(), [&](Operation* op) {
@@ -34,8 +35,8 @@ void printStats(const Program& program, const PartitionResult& result, const Cos
       planReshardOps(program, kept, costs, [](const Operation&) { return size_t{0}; });
   size_t unplanned = 0;
   for (const ReshardReport& report : reports) unplanned += report.plan ? 0 : 1;
-  std::fprintf(stderr, "apply: %s %s%s\n", check ? "would insert" : "inserted", planTotalText(reports).c_str(),
-               unplanned == 0 ? "" : fmt::format(" ({} could not be planned)", unplanned).c_str());
+  reporter.summary(stderr, fmt::format("apply: {} {}{}", check ? "would insert" : "inserted", planTotalText(reports),
+                                       unplanned == 0 ? "" : fmt::format(" ({} could not be planned)", unplanned)));
 }
 
 bool writeStdout(const std::string& text) {
@@ -82,7 +83,7 @@ class ApplyRun {
       outcome.status = options_.inPlace ? writeProgramInPlace(*loaded.program, loaded, path, diagnostics)
                                         : writeProgram(*loaded.program, options_.output, diagnostics);
     }
-    if (outcome.status != kExitUsage && options_.stats) printStats(*loaded.program, result, options_.costs, options_.check);
+    if (outcome.status != kExitUsage && options_.stats) printStats(*loaded.program, result, options_.costs, options_.check, reporter_);
     return outcome;
   }
 

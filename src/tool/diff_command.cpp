@@ -47,8 +47,9 @@ std::string diffText(const ProgramDiff& diff, const LoadedProgram& before, const
   if (options.json) return dumpJson(programDiffJson(diff, *before.source, *after.source));
   if (diff.equal()) return "";
   if (options.stat) return formatDiffStat(diff);
-  if (!options.unified) return formatDiff(diff, *before.source, *after.source);
-  // The summary line first: patch and git apply skip text before the "---" header.
+  // The summary line first, in the listing as in -u (where patch and git
+  // apply skip text before the "---" header).
+  if (!options.unified) return formatDiffStat(diff) + formatDiff(diff, *before.source, *after.source);
   return formatDiffStat(diff) + unifiedDiff(programText(before), programText(after), before.source->name(),
                                             after.source->name(), UnifiedDiffOptions{options.context, color});
 }
