@@ -66,3 +66,15 @@ foreach(case tree man bash-completion deb pre-commit-hooks)
            COMMAND ${CMAKE_SOURCE_DIR}/tests/install_check.sh ${PROJECT_BINARY_DIR} ${CMAKE_SOURCE_DIR} ${case})
 endforeach()
 set_tests_properties(install.deb PROPERTIES RUN_SERIAL ON)  # cpack rebuilds and installs into its own folder
+
+# Every command the README shows, run and compared with the output it shows
+# (tests/readme_test.py; README "Development" has the conventions).
+if(Python3_FOUND)
+  add_test(NAME README.runs COMMAND ${Python3_EXECUTABLE} ${CMAKE_SOURCE_DIR}/tests/readme_test.py ${PROJECT_BINARY_DIR})
+  # The test can fail: a drifted output does, an elided one does not.
+  add_test(NAME README.rejects-drift COMMAND ${Python3_EXECUTABLE} ${CMAKE_SOURCE_DIR}/tests/readme_test.py
+                                             ${PROJECT_BINARY_DIR} ${CMAKE_SOURCE_DIR}/tests/data/readme-drift.md)
+  set_tests_properties(README.rejects-drift PROPERTIES
+                       PASS_REGULAR_EXPRESSION "FAIL readme-drift.md:8: [$] reshardctl diff --stat"
+                       FAIL_REGULAR_EXPRESSION "FAIL readme-drift.md:[46]:")
+endif()

@@ -132,6 +132,7 @@ int runPrint(const PrintOptions& options, Reporter& reporter) {
     int fileStatus = loaded.failure;
     const std::string header = several ? viewHeader(emit, input.name) : "";
     if (loaded.program) fileStatus = printLoaded(loaded, options, emit, reporter, diagnostics, out->stream(), header);
+    std::fflush(out->stream());  // each input's text before the line saying how it went (stderr)
     reporter.report(diagnostics);
     return InputOutcome{fileStatus, fileStatus == kExitOk ? "ok" : "failed"};
   }).status;
