@@ -295,7 +295,7 @@ CLI::App* defineRun(CLI::App& app, CliState& s) {
 
 CLI::App* defineList(CLI::App& app, CliState& s) {
   CLI::App* command = app.add_subcommand(
-      "list", "List the programs a file holds (a training log, a dump of one program per pass): number, "
+      "list", "List the programs each file holds (a training log, a dump of one program per pass): number, "
               "lines, op count, distributed or not, the pass and label that name it");
   addInputFlags(*command, s.list.inputs, "Files to read: logs or dumps ('-' = standard input, the default); with -r, "
                                         "directories too");

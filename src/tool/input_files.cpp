@@ -56,8 +56,7 @@ void addInputFlags(CLI::App& command, InputSelection& inputs, const char* help) 
   command.add_option("inputs", inputs.paths, help)
       ->default_str("-");
   command.add_flag("-r,--recursive", inputs.recursive,
-                   "Read every file under the directories given whose name matches *.ir, *.log or --glob; "
-                   "without --program, each program of a log in turn");
+                   "Read every file under the directories given whose name matches *.ir, *.log or --glob");
   command.add_option("--glob", inputs.globs,
                      "With -r: read the files whose name matches this pattern instead (repeatable)")
       ->allow_extra_args(false);
