@@ -105,17 +105,17 @@ std::vector<InputProgram> programsInTurn(const std::string& path) {
   DiagnosticEngine unreported;
   int failure = kExitOk;
   std::shared_ptr<SourceFile> source = readSourceFile(path, unreported, &failure);
-  if (!source || failure != kExitOk) return {InputProgram{path, "", path, 0, nullptr, std::nullopt}};
+  if (!source || failure != kExitOk) return {InputProgram{path, "", path, 0, false, nullptr, std::nullopt}};
   std::vector<FoundProgram> found = findPrograms(source->text());
   if (found.size() <= 1) {
     std::optional<FoundProgram> only;
     if (!found.empty()) only = std::move(found.front());
-    return {InputProgram{path, "", path, 0, std::move(source), std::move(only)}};
+    return {InputProgram{path, "", path, 0, false, std::move(source), std::move(only)}};
   }
   std::vector<InputProgram> programs;
   for (size_t i = 0; i < found.size(); ++i)
-    programs.push_back(InputProgram{path, std::to_string(i + 1), fmt::format("{}#{}", path, i + 1), i + 1, source,
-                                    std::move(found[i])});
+    programs.push_back(InputProgram{path, std::to_string(i + 1), fmt::format("{}#{}", path, i + 1), i + 1, true,
+                                    source, std::move(found[i])});
   return programs;
 }
 
@@ -130,10 +130,12 @@ InputRun forEachFile(const std::vector<std::string>& files, const InputSelection
   InputRun run;
   run.files = files.size();
   for (const std::string& file : files) {
-    const std::vector<InputProgram> programs =
-        inTurn ? programsInTurn(file) : std::vector<InputProgram>{{file, inputs.program, file, 0, nullptr, std::nullopt}};
+    std::vector<InputProgram> programs =
+        inTurn ? programsInTurn(file)
+               : std::vector<InputProgram>{{file, inputs.program, file, 0, false, nullptr, std::nullopt}};
     const bool named = files.size() > 1 || programs.size() > 1;
-    for (const InputProgram& program : programs) {
+    for (InputProgram& program : programs) {
+      program.oneOfSeveral = named;
       const InputOutcome outcome = each(program);
       run.status = std::max(run.status, outcome.status);
       ++run.programs;

@@ -58,6 +58,7 @@ struct InputProgram {
   std::string selector;  // --program as given; "" = the file's only program
   std::string name;      // how summary lines name it: the path, or "path#N"
   size_t index = 0;      // N when the file's programs are taken in turn, else 0
+  bool oneOfSeveral = false;  // the run reads other inputs too: what it prints for this one names it
   // Set when the input layer has read the file already (to count its
   // programs): the work must not read it again (it may be standard input).
   std::shared_ptr<SourceFile> source;

@@ -114,8 +114,7 @@ int runPrint(const PrintOptions& options, Reporter& reporter) {
   }
   std::vector<std::string> files;
   if (!expandInputs(options.inputs, reporter, &files)) return kExitUsage;
-  const bool several = files.size() > 1 || options.inputs.recursive;
-  if (emit == "html" && several) {
+  if (emit == "html" && (files.size() > 1 || options.inputs.recursive)) {
     reporter.toolError("--emit=html writes one page: it takes one input");
     return kExitUsage;
   }
@@ -130,7 +129,7 @@ int runPrint(const PrintOptions& options, Reporter& reporter) {
     DiagnosticEngine diagnostics = reporter.engine();
     LoadedProgram loaded = loadProgram(input, diagnostics);
     int fileStatus = loaded.failure;
-    const std::string header = several ? viewHeader(emit, input.name) : "";
+    const std::string header = input.oneOfSeveral ? viewHeader(emit, input.name) : "";
     if (loaded.program) fileStatus = printLoaded(loaded, options, emit, reporter, diagnostics, out->stream(), header);
     std::fflush(out->stream());  // each input's text before the line saying how it went (stderr)
     reporter.report(diagnostics);

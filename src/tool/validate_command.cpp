@@ -80,13 +80,13 @@ Json divergenceJson(const Divergence& d, const SourceFile& source) {
 }
 
 // One input's outcome in the document (schema/validate.schema.json).
-Json outcomeJson(const ValidationOutcome& outcome, const LoadedProgram& loaded, const std::string& path) {
+Json outcomeJson(const ValidationOutcome& outcome, const LoadedProgram& loaded) {
   Json notSimulated = Json::array();
   for (const NotSimulated& n : outcome.notSimulated)
     notSimulated.push_back({{"op", n.op}, {"count", n.count}, {"reason", n.reason.empty() ? Json(nullptr) : Json(n.reason)}});
   Json divergences = Json::array();
   for (const Divergence& d : outcome.divergences) divergences.push_back(divergenceJson(d, *loaded.source));
-  return {{"file", path},
+  return {{"file", loaded.source->name()},
           {"program", programIndexJson(loaded.index)},
           {"status", outcome.divergences.empty() ? "matches" : "diverges"},
           {"ranks", outcome.ranks},
@@ -120,8 +120,8 @@ struct ValidateRun {
 
 class InputValidator {
  public:
-  InputValidator(const ValidateCommandOptions& options, Reporter& reporter, ValidateRun& run, bool named)
-      : options_(options), reporter_(reporter), run_(run), named_(named) {}
+  InputValidator(const ValidateCommandOptions& options, Reporter& reporter, ValidateRun& run)
+      : options_(options), reporter_(reporter), run_(run) {}
 
   InputOutcome operator()(const InputProgram& input) {
     DiagnosticEngine diagnostics = reporter_.engine();
@@ -131,12 +131,13 @@ class InputValidator {
     reporter_.report(diagnostics);  // the divergences first, then the summary
     if (!outcome) {
       ++run_.failed;
-      if (named_) run_.text += input.name + ": failed\n";
+      if (input.oneOfSeveral) run_.text += input.name + ": failed\n";
       return {status, ""};
     }
     ++(outcome->divergences.empty() ? run_.matching : run_.diverging);
-    if (options_.json) run_.files.push_back(outcomeJson(*outcome, loaded, input.path));
-    for (const std::string& line : textLines(*outcome)) run_.text += (named_ ? input.name + ": " : "") + line + "\n";
+    if (options_.json) run_.files.push_back(outcomeJson(*outcome, loaded));
+    for (const std::string& line : textLines(*outcome))
+      run_.text += (input.oneOfSeveral ? input.name + ": " : "") + line + "\n";
     return {status, ""};
   }
 
@@ -177,7 +178,6 @@ class InputValidator {
   const ValidateCommandOptions& options_;
   Reporter& reporter_;
   ValidateRun& run_;
-  bool named_;
 };
 
 }  // namespace
@@ -186,8 +186,7 @@ int runValidate(const ValidateCommandOptions& options, Reporter& reporter) {
   std::vector<std::string> files;
   if (!expandInputs(options.inputs, reporter, &files)) return kExitUsage;
   ValidateRun run;
-  const bool named = files.size() > 1 || options.inputs.recursive;
-  InputValidator validator(options, reporter, run, named);
+  InputValidator validator(options, reporter, run);
   // The report is the command's result: its lines go to the output, not
   // forEachFile's summaries.
   const InputRun inputs = forEachFile(files, options.inputs, reporter, stderr, std::ref(validator));
