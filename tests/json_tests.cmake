@@ -31,9 +31,11 @@ add_json_case(sarif.verify ${SARIF_SCHEMA} --stderr --sarif --exit 2 --
 add_json_case(sarif.check ${SARIF_SCHEMA} --stderr --sarif --exit 1 --
               ${TOOL} apply --check --error-format=sarif samples/seed_mlp_before.ir samples/seed_mlp_after.ir)
 add_json_case(verify ${SCHEMA}/verify.schema.json --exit 1 --
-              ${TOOL} verify --json -r samples tests/golden/verify/warn-gen-c.ir tests/golden/errors/bad-unknown-token.ir)
+              ${TOOL} verify --json -r samples tests/golden/verify/warn-gen-c.ir tests/golden/errors/bad-unknown-token.ir
+              tests/golden/logs/train.log)
 add_json_case(check ${SCHEMA}/check.schema.json --exit 1 --
-              ${TOOL} apply --check --json samples/seed_mlp_before.ir samples/seed_mlp_after.ir tests/golden/pass/tensor_list.ir)
+              ${TOOL} apply --check --json samples/seed_mlp_before.ir samples/seed_mlp_after.ir tests/golden/pass/tensor_list.ir
+              tests/golden/logs/train.log)
 add_json_case(diff ${SCHEMA}/diff.schema.json --exit 1 -- ${TOOL} diff --json samples/seed_mlp_before.ir samples/seed_mlp_after.ir)
 add_json_case(diff-equal ${SCHEMA}/diff.schema.json --exit 0 -- ${TOOL} diff --json samples/seed_mlp_after.ir samples/seed_mlp_after.ir)
 add_json_case(plan ${SCHEMA}/plan.schema.json -- ${TOOL} plan --json samples/seed_mlp_after.ir)
