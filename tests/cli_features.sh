@@ -141,7 +141,7 @@ case $case in
     expect_exit 2 "$tool" run --scale 0 "$before"
     contains "$work/err" "--scale: must be an integer from 1 to"
     expect_exit 2 "$tool" plan --bandwidth 1e400 "$before"
-    contains "$work/err" "--bandwidth: must be a number greater than 0, not '1e400'"
+    contains "$work/err" "--bandwidth: must be a number greater than 0 and at most 1e+06 (GB/s), not '1e400'"
     expect_exit 2 "$tool"
     contains "$work/err" "a subcommand is required"
     expect_exit 0 "$tool" -V

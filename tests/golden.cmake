@@ -79,10 +79,11 @@ foreach(file ${PLAN_INPUTS})
   endif()
 endforeach()
 
-# `run`: every sample proves every reshard; injected faults fail exactly their reshard;
+# `run`: every sample and golden input proves every reshard; injected faults fail exactly their reshard;
 # the nccl backend on a machine without a GPU exits 2 with a clear message.
 set(RUN_TEST ${CMAKE_SOURCE_DIR}/tests/run_command_test.sh)
 add_test(NAME run.samples COMMAND ${RUN_TEST} $<TARGET_FILE:reshardctl> samples ${CMAKE_SOURCE_DIR}/samples)
+add_test(NAME run.goldens COMMAND ${RUN_TEST} $<TARGET_FILE:reshardctl> goldens ${GOLDEN_DIR})
 add_test(NAME run.fault COMMAND ${RUN_TEST} $<TARGET_FILE:reshardctl> fault ${CMAKE_SOURCE_DIR}/samples/tp_mlp_2x2_before.ir)
 add_test(NAME run.nccl-without-gpu COMMAND ${RUN_TEST} $<TARGET_FILE:reshardctl> nccl ${CMAKE_SOURCE_DIR}/samples/seed_mlp_before.ir)
 

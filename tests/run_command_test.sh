@@ -3,6 +3,8 @@
 #   run_command_test.sh TOOL samples DIR   every sample: all reshards PASS, exit 0
 #   run_command_test.sh TOOL fault SAMPLE  a fault in reshard k fails exactly reshard k
 #   run_command_test.sh TOOL nccl SAMPLE   without a GPU: exit 2 and a clear message
+#   run_command_test.sh TOOL goldens DIR   every pass/, plan/ and apply/ golden input (not bad-*),
+#                                          with its NAME.flags: all reshards PASS, exit 0
 set -u
 tool=$1 mode=$2 target=$3
 fail() { echo "FAIL: $*"; exit 1; }
@@ -17,6 +19,15 @@ case $mode in
       grep -q FAIL <<<"$out" && fail "$sample: a FAIL row"
       # Bigger tensors and repeated runs must pass too.
       "$tool" run --apply --scale 33 --iters 3 "$sample" >/dev/null || fail "$sample --scale 33 --iters 3"
+    done
+    ;;
+  goldens)
+    for input in "$target"/pass/*.ir "$target"/plan/*.ir "$target"/apply/*.ir; do
+      case $input in *.expected.ir|*/bad-*) continue ;; esac
+      flags=()
+      [ -f "${input%.ir}.flags" ] && read -r -a flags < "${input%.ir}.flags"
+      out=$("$tool" run --apply "${flags[@]}" "$input" 2>&1) || fail "$input: exit $?"$'\n'"$out"
+      grep -q FAIL <<<"$out" && fail "$input: a FAIL row"$'\n'"$out"
     done
     ;;
   fault)

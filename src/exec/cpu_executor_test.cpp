@@ -129,6 +129,30 @@ TEST_CASE("reference data: source pieces reduce to the global value for every ty
     }
 }
 
+TEST_CASE("reference data: above an ANY/ALL partial dim the pieces are 0/1 parts (issue 16, B2)") {
+  // The global value is the nested reduction, lowest mesh dim first: with an
+  // ANY/ALL below, the pieces split over the higher dims must be 0/1.
+  const ProcessMesh mesh2x3{{2, 3}, {0, 1, 2, 3, 4, 5}, true};
+  for (ReduceType low : {ReduceType::Any, ReduceType::All})
+    for (ReduceType high : {ReduceType::Sum, ReduceType::Avg, ReduceType::Max, ReduceType::Min, ReduceType::Product,
+                            ReduceType::Any, ReduceType::All})
+      for (DType dtype : {DType::F32, DType::BF16, DType::I8, DType::U8, DType::Bool}) {
+        CAPTURE(reduceTypeName(low));
+        CAPTURE(reduceTypeName(high));
+        CAPTURE(dtypeName(dtype));
+        std::mt19937_64 rng(17);
+        const GlobalTensor global = randomGlobalTensor({3, 4}, dtype, true, rng);
+        const Layout layout{mesh2x3, {Placement::partial(low), Placement::partial(high)}};
+        CHECK(checkDestinationPieces(makeSourcePieces(global, layout, rng), global).ok());
+      }
+  const Layout three{ProcessMesh{{2, 2, 2}, {0, 1, 2, 3, 4, 5, 6, 7}, true},
+                     {Placement::partial(ReduceType::Any), Placement::partial(ReduceType::Sum),
+                      Placement::partial(ReduceType::Product)}};
+  std::mt19937_64 rng(19);
+  const GlobalTensor global = randomGlobalTensor({5}, DType::I32, true, rng);
+  CHECK(checkDestinationPieces(makeSourcePieces(global, three, rng), global).ok());
+}
+
 TEST_CASE("reference data: the check catches wrong values, wrong boxes and diverging replicas") {
   std::mt19937_64 rng(13);
   const GlobalTensor global = counting({4, 2});

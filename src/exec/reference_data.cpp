@@ -88,10 +88,33 @@ void splitLogical(Split& split, ReduceType type) {
   split.parts[split.holder] = fixed;
 }
 
-// k pieces that reduce to `value` under `type` (see makeSourcePieces).
-std::vector<double> splitValue(ReduceType type, DType dtype, double value, int64_t k, std::mt19937_64& rng) {
+bool isLogical(ReduceType type) { return type == ReduceType::Any || type == ReduceType::All; }
+
+// Pieces of a 0/1 value that are 0/1 themselves. On such values MAX is ANY,
+// MIN and PRODUCT are ALL, SUM needs the holder alone to hold the value, and
+// AVG needs every piece to hold it.
+void splitIntoBits(Split& split, ReduceType type) {
+  switch (type) {
+    case ReduceType::Max:
+    case ReduceType::Any: splitLogical(split, ReduceType::Any); return;
+    case ReduceType::Min:
+    case ReduceType::Product:
+    case ReduceType::All: splitLogical(split, ReduceType::All); return;
+    case ReduceType::Sum: split.parts[split.holder] = split.value - split.setOthers([] { return 0.0; }); return;
+    case ReduceType::Avg: return;  // every piece keeps the value
+  }
+}
+
+// k pieces that reduce to `value` under `type` (see makeSourcePieces); 0/1
+// pieces of a 0/1 value with `bits`.
+std::vector<double> splitValue(ReduceType type, DType dtype, double value, int64_t k, bool bits,
+                               std::mt19937_64& rng) {
   const size_t holder = static_cast<size_t>(randomInt(rng, 0, k - 1));
   Split split{dtype, value, std::vector<double>(static_cast<size_t>(k), value), holder, rng};
+  if (bits) {
+    splitIntoBits(split, type);
+    return split.parts;
+  }
   switch (type) {
     case ReduceType::Sum: splitSum(split); break;
     case ReduceType::Avg: splitAvg(split); break;
@@ -123,6 +146,16 @@ std::vector<int64_t> partialKey(const MeshCoord& coord, const std::vector<size_t
   return key;
 }
 
+// Whether the pieces split over partial mesh dim `dim` must be 0/1: they are
+// what the reductions over the lower partial dims make, and an ANY/ALL among
+// those makes 0/1 (so the value split is 0/1 too, and so on up: the global
+// value of such a layout is 0/1, see randomGlobalTensor's logicalValues).
+bool bitPieces(const Layout& layout, size_t dim) {
+  for (size_t lower = 0; lower < dim; ++lower)
+    if (layout.placements[lower].isPartial() && isLogical(layout.placements[lower].reduce)) return true;
+  return false;
+}
+
 }  // namespace
 
 GlobalTensor randomGlobalTensor(const std::vector<int64_t>& shape, DType dtype, bool logicalValues,
@@ -142,11 +175,12 @@ DistTensor makeSourcePieces(const GlobalTensor& global, const Layout& layout, st
   for (auto dim = partialDims.rbegin(); dim != partialDims.rend(); ++dim) {
     const Placement& placement = layout.placements[*dim];
     const int64_t k = layout.mesh.shape[*dim];
+    const bool bits = bitPieces(layout, *dim);
     std::map<std::vector<int64_t>, std::vector<double>> split;
     for (const auto& [key, values] : wholes) {
       std::vector<std::vector<double>> parts(static_cast<size_t>(k), std::vector<double>(values.size()));
       for (size_t i = 0; i < values.size(); ++i) {
-        const std::vector<double> pieces = splitValue(placement.reduce, global.dtype, values[i], k, rng);
+        const std::vector<double> pieces = splitValue(placement.reduce, global.dtype, values[i], k, bits, rng);
         for (size_t c = 0; c < pieces.size(); ++c) parts[c][i] = pieces[c];
       }
       for (int64_t c = 0; c < k; ++c) {

@@ -22,7 +22,10 @@ GlobalTensor randomGlobalTensor(const std::vector<int64_t>& shape, DType dtype, 
 // MAX/MIN one random rank holds the value, the others values below/above it;
 // PRODUCT random factors (powers of two, or ±1 for integers) and the quotient;
 // ANY/ALL random bits with one rank fixing the result. Types that cannot hold
-// such values (bool, unsigned) fall back to one holder and identities.
+// such values (bool, unsigned) fall back to one holder and identities. Above
+// an ANY/ALL partial dim (split after it, reduced after it) the pieces are
+// what that reduction makes, 0/1, so they are split as bits too: the global
+// value of such a layout must be 0/1 (randomGlobalTensor's logicalValues).
 DistTensor makeSourcePieces(const GlobalTensor& global, const Layout& layout, std::mt19937_64& rng);
 
 struct PieceCheck {

@@ -98,7 +98,11 @@ ReshardRequest scaledRequest(const ReshardRequest& request, int64_t factor) {
   ReshardRequest scaled = request;
   for (int64_t& dim : scaled.shape)
     if (dim < 0) dim = kUnknownDimSize;
-  if (!scaled.shape.empty() && factor > 1) *std::max_element(scaled.shape.begin(), scaled.shape.end()) *= factor;
+  if (scaled.shape.empty() || factor <= 1) return scaled;
+  int64_t& largest = *std::max_element(scaled.shape.begin(), scaled.shape.end());
+  if (__builtin_mul_overflow(largest, factor, &largest))
+    throw PlanError(fmt::format("--scale {} makes the tensor's largest dim ({}) overflow 64 bits", factor,
+                                *std::max_element(request.shape.begin(), request.shape.end())));
   return scaled;
 }
 

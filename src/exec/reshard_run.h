@@ -52,7 +52,8 @@ ReshardOutcome runReshard(const ReshardRequest& request, const Plan& plan, Execu
 double stepBusBytes(const Step& step);
 
 // `request` with its largest dim multiplied by `factor`, and unknown (-1)
-// dims given a size (a dump's dynamic dims have none to run with).
+// dims given a size (a dump's dynamic dims have none to run with). Throws
+// PlanError when the product overflows 64 bits.
 ReshardRequest scaledRequest(const ReshardRequest& request, int64_t factor);
 
 }  // namespace reshardctl

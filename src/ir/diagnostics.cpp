@@ -179,6 +179,13 @@ Diagnostic& DiagnosticEngine::error(std::string message) {
   return add(Diagnostic{Severity::Error, Diagnostic::kNoLocation, 0, std::move(message), {}, "tool-error", false});
 }
 
+void DiagnosticEngine::clear() {
+  diagnostics_.clear();
+  errors_ = 0;
+  warnings_ = 0;
+  limitReached_ = false;
+}
+
 std::vector<const Diagnostic*> DiagnosticEngine::sorted(bool showWarnings) const {
   std::vector<const Diagnostic*> order;
   for (const Diagnostic& d : diagnostics_)

@@ -122,6 +122,10 @@ class DiagnosticEngine {
   bool limitReached() const { return limitReached_; }
   const std::vector<Diagnostic>& diagnostics() const { return diagnostics_; }
 
+  // Forgets everything reported so far (e.g. errors about text that turned
+  // out not to be the input's).
+  void clear();
+
   // Stable-sorts by location (MLIR reports leftovers this way), hands them to
   // `consumer` and forgets them.
   void flush(DiagnosticConsumer& consumer, bool showWarnings = true);

@@ -38,7 +38,7 @@ int64_t ProcessMesh::size() const {
 }
 
 bool operator==(const ProcessMesh& a, const ProcessMesh& b) {
-  if (a.shape != b.shape) return false;
+  if (a.shape != b.shape || a.dimNames != b.dimNames) return false;
   if (!a.idsKnown || !b.idsKnown) return true;
   return a.processIds == b.processIds;
 }
@@ -53,6 +53,7 @@ ProcessMesh mergeMeshes(const ProcessMesh& a, const ProcessMesh& b) {
                           merged.processIds.end());
   merged.shape = {static_cast<int64_t>(merged.processIds.size())};
   merged.idsKnown = a.idsKnown && b.idsKnown;
+  merged.dimNames = {"merged"};
   return merged;
 }
 

@@ -7,6 +7,7 @@
 #include <optional>
 #include <string>
 #include <string_view>
+#include <utility>
 #include <vector>
 
 namespace reshardctl {
@@ -24,17 +25,34 @@ struct ProcessMesh {
   std::vector<int64_t> shape;
   std::vector<int64_t> processIds;  // empty when !idsKnown
   bool idsKnown = true;
+  // Paddle's dim_names. No dump prints them, so every mesh read from text has
+  // none here and meshes of one program are taken to share their names; only
+  // meshes this tool makes carry names (MergeMeshes' "merged").
+  std::vector<std::string> dimNames;
+
+  ProcessMesh() = default;
+  ProcessMesh(std::vector<int64_t> meshShape, std::vector<int64_t> ids, bool idsAreKnown = true,
+              std::vector<std::string> names = {})
+      : shape(std::move(meshShape)), processIds(std::move(ids)), idsKnown(idsAreKnown),
+        dimNames(std::move(names)) {}
 
   int ndim() const { return static_cast<int>(shape.size()); }
   int64_t size() const;  // product of shape (1 for a 0-D mesh)
 
-  // Ids are compared only when both sides know them: a mesh known only by its
-  // shape matches any mesh of that shape (a text-only tool cannot do better).
+  // Paddle's ProcessMeshAttribute equality (ProcessMeshAttrStorage::operator==
+  // in paddle/fluid/pir/dialect/distributed/ir/attribute_storage.h): shape,
+  // process ids and dim names. Ids are compared only when both sides know
+  // them: a mesh known only by its shape matches any mesh of that shape (a
+  // text-only tool cannot do better).
   friend bool operator==(const ProcessMesh& a, const ProcessMesh& b);
 };
 
-// The sorted union of both meshes' ids as a 1-D mesh (Paddle's MergeMeshes);
-// equal meshes merge to themselves.
+// Paddle's MergeMeshes (paddle/fluid/pir/dialect/distributed/ir/dist_tools.cc,
+// called by ReshardOp::Build in dist_op.cc): equal meshes merge to
+// themselves; otherwise the sorted union of both meshes' ids as a 1-D mesh
+// whose one dim is named "merged" -- so it never equals either side's mesh,
+// even one with the same shape and ids, and the entries of a reshard between
+// two meshes both print their own mesh (see writeOpDistAttr).
 ProcessMesh mergeMeshes(const ProcessMesh& a, const ProcessMesh& b);
 
 struct PartialDim {

@@ -34,6 +34,39 @@ TEST_CASE("merged mesh: sorted union of ids, flattened to 1-D") {
   CHECK(mergeMeshes(mesh({2}, {0, 1}), mesh({2}, {0, 1})).shape == std::vector<int64_t>{2});
 }
 
+TEST_CASE("merged mesh: named \"merged\", so it equals neither side, even one with its shape and ids") {
+  const ProcessMesh global = mesh({4}, {0, 1, 2, 3});
+  // A sub-mesh to the global 1-D mesh, an N-D mesh over the same ids, permuted ids.
+  for (const ProcessMesh& other : {mesh({2}, {0, 1}), mesh({2, 2}, {0, 1, 2, 3}), mesh({4}, {3, 2, 1, 0})}) {
+    const ProcessMesh merged = mergeMeshes(other, global);
+    CHECK(merged.shape == global.shape);
+    CHECK(merged.processIds == global.processIds);
+    CHECK(merged.dimNames == std::vector<std::string>{"merged"});
+    CHECK_FALSE(merged == global);
+    CHECK_FALSE(merged == other);
+    CHECK(mergeMeshes(global, other) == merged);
+  }
+  // Equal meshes merge to themselves (MergeMeshes returns mesh1).
+  CHECK(mergeMeshes(global, global) == global);
+  CHECK(mergeMeshes(global, global).dimNames.empty());
+}
+
+TEST_CASE("generation A: both entries of a reshard on a merged mesh print their mesh_shape") {
+  // The issue-16 case: [2] S(0) to the global [4] mesh replicated.
+  OpDistAttr attr;
+  attr.mesh = mergeMeshes(mesh({2}, {0, 1}), mesh({4}, {0, 1, 2, 3}));
+  attr.operands.push_back(DistEntry{DistEntry::Kind::Tensor, {mesh({2}, {0, 1}), {0}, {}, {}}, {}, 0});
+  attr.results.push_back(DistEntry{DistEntry::Kind::Tensor, {mesh({4}, {0, 1, 2, 3}), {-1}, {}, {}}, {}, 0});
+  CHECK(writeOpDistAttr(attr, DistGeneration::A) ==
+        "{mesh:{shape:[4],process_ids:[0,1,2,3]},operand(0):{mesh_shape:[2],dims_maping:[0]},"
+        "result(0):{mesh_shape:[4],dims_maping:[-1]}}");
+  // An op's own mesh (no dim name) still leaves equal entries bare.
+  attr.mesh = mesh({4}, {0, 1, 2, 3});
+  CHECK(writeOpDistAttr(attr, DistGeneration::A) ==
+        "{mesh:{shape:[4],process_ids:[0,1,2,3]},operand(0):{mesh_shape:[2],dims_maping:[0]},"
+        "result(0):{dims_maping:[-1]}}");
+}
+
 TEST_CASE("reading a generation-A op_dist_attr") {
   std::string text =
       "{mesh:{shape:[2,2],process_ids:[0,1,2,3]},operand(0):{dims_maping:[-1,1],partial(0,MAX)},"

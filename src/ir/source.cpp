@@ -1,132 +1,126 @@
 #include "ir/source.h"
 
 #include <fcntl.h>
-#include <sys/mman.h>
 #include <sys/stat.h>
 #include <unistd.h>
 
 #include <algorithm>
 #include <cerrno>
 #include <cstring>
-#include <iostream>
-#include <iterator>
 #include <utility>
+
+#include <fmt/format.h>
+
+#include "ir/file_mapping.h"
+#include "ir/line_table.h"
+#include "ir/stream_buffer.h"
 
 namespace reshardctl {
 
 namespace {
-std::string describeErrno(const std::string& path) {
-  return "cannot read '" + path + "': " + std::strerror(errno);
+
+std::string describeErrno(const std::string& path, int error) {
+  return "cannot read '" + path + "': " + std::strerror(error);
 }
+
+// "4 GiB", "1.5 MiB", "100 bytes": how a limit reads in a message.
+std::string sizeText(size_t bytes) {
+  constexpr const char* kUnits[] = {"bytes", "KiB", "MiB", "GiB"};
+  double value = static_cast<double>(bytes);
+  size_t unit = 0;
+  while (unit + 1 < std::size(kUnits) && value >= 1024) {
+    value /= 1024;
+    ++unit;
+  }
+  return unit == 0 ? fmt::format("{} bytes", bytes) : fmt::format("{:.4g} {}", value, kUnits[unit]);
+}
+
+std::string tooLargeMessage(size_t limit) {
+  return fmt::format("the input is larger than the limit of {} ({} bytes): reading stopped here "
+                     "(RESHARDCTL_MAX_INPUT sets the limit, 4 GiB at most)",
+                     sizeText(limit), limit);
+}
+
+// A regular file read from its start can be mapped; anything else (a pipe, a
+// terminal, a device, /proc files that claim size 0, standard input already
+// partly read) is read as a stream.
+bool mappable(int fd, const struct stat& info) {
+  return S_ISREG(info.st_mode) && info.st_size > 0 && ::lseek(fd, 0, SEEK_CUR) == 0;
+}
+
 }  // namespace
 
-std::optional<SourceFile> SourceFile::load(const std::string& path, std::string* error) {
+SourceFile::SourceFile() = default;
+SourceFile::SourceFile(SourceFile&&) noexcept = default;
+SourceFile& SourceFile::operator=(SourceFile&&) noexcept = default;
+SourceFile::~SourceFile() = default;
+
+void SourceFile::setText(std::string_view text) {
+  text_ = text;
+  lines_ = std::make_unique<LineTable>(text);
+}
+
+std::optional<SourceFile> SourceFile::load(const std::string& path, std::string* error,
+                                           const LoadOptions& options) {
+  const size_t limit = std::min(options.maxBytes, kMaxInputBytes);
   SourceFile file;
   file.name_ = path == "-" ? "<stdin>" : path;
-  if (path == "-") {
-    file.owned_.assign(std::istreambuf_iterator<char>(std::cin), std::istreambuf_iterator<char>());
-    file.text_ = file.owned_;
-    return file;
-  }
-  int fd = ::open(path.c_str(), O_RDONLY | O_CLOEXEC);
+  const bool isStdin = path == "-";
+  int fd = isStdin ? STDIN_FILENO : ::open(path.c_str(), O_RDONLY | O_CLOEXEC);
   if (fd < 0) {
-    *error = describeErrno(path);
+    *error = describeErrno(path, errno);
     return std::nullopt;
   }
+  auto fail = [&](int code) {
+    *error = describeErrno(isStdin ? "<stdin>" : path, code);
+    if (!isStdin) ::close(fd);
+    return std::nullopt;
+  };
   struct stat info {};
-  if (::fstat(fd, &info) != 0 || S_ISDIR(info.st_mode)) {
-    if (S_ISDIR(info.st_mode)) errno = EISDIR;
-    *error = describeErrno(path);
-    ::close(fd);
-    return std::nullopt;
-  }
-  if (S_ISREG(info.st_mode) && info.st_size > 0) {
+  if (::fstat(fd, &info) != 0) return fail(errno);
+  if (S_ISDIR(info.st_mode)) return fail(EISDIR);
+  if (mappable(fd, info)) {
     size_t size = static_cast<size_t>(info.st_size);
-    void* mapping = ::mmap(nullptr, size, PROT_READ, MAP_PRIVATE, fd, 0);
-    if (mapping != MAP_FAILED) {
-      ::madvise(mapping, size, MADV_SEQUENTIAL);
-      file.mapping_ = mapping;
-      file.mappingSize_ = size;
-      file.text_ = std::string_view(static_cast<const char*>(mapping), size);
-      ::close(fd);
-      return file;
-    }
+    if (size > limit) file.cutoff_ = Cutoff{limit, tooLargeMessage(limit)};
+    file.mapping_ = FileMapping::map(fd, std::min(size, limit));
   }
-  // Pipes, devices and empty files: read them.
-  char buffer[1 << 16];
-  for (;;) {
-    ssize_t n = ::read(fd, buffer, sizeof buffer);
-    if (n < 0 && errno == EINTR) continue;
-    if (n < 0) {
-      *error = describeErrno(path);
-      ::close(fd);
+  if (file.mapping_) {
+    file.setText(file.mapping_->bytes());
+  } else {
+    file.stream_ = std::make_unique<StreamBuffer>();
+    std::string reason;
+    StreamBuffer::Stop stop = file.stream_->readAll(fd, limit, &reason);
+    file.setText(file.stream_->bytes());
+    if (stop == StreamBuffer::Stop::ReadError) {
+      *error = "cannot read '" + (isStdin ? std::string("<stdin>") : path) + "': " + reason;
+      if (!isStdin) ::close(fd);
       return std::nullopt;
     }
-    if (n == 0) break;
-    file.owned_.append(buffer, static_cast<size_t>(n));
+    if (stop == StreamBuffer::Stop::TooLarge) file.cutoff_ = Cutoff{limit, tooLargeMessage(limit)};
+    if (stop == StreamBuffer::Stop::NulByte)
+      file.cutoff_ = Cutoff{file.text_.size(), "a NUL byte: the input is binary data, not a program dump"};
   }
-  ::close(fd);
-  file.text_ = file.owned_;
+  if (!isStdin) ::close(fd);
   return file;
 }
 
 SourceFile SourceFile::fromString(std::string name, std::string text) {
   SourceFile file;
   file.name_ = std::move(name);
-  file.owned_ = std::move(text);
-  file.text_ = file.owned_;
+  file.ownedString_ = std::make_unique<std::string>(std::move(text));
+  file.setText(*file.ownedString_);
   return file;
-}
-
-SourceFile::SourceFile(SourceFile&& other) noexcept { *this = std::move(other); }
-
-SourceFile& SourceFile::operator=(SourceFile&& other) noexcept {
-  if (this == &other) return *this;
-  if (mapping_) ::munmap(mapping_, mappingSize_);
-  name_ = std::move(other.name_);
-  bool ownsText = other.mapping_ == nullptr;
-  owned_ = std::move(other.owned_);
-  mapping_ = std::exchange(other.mapping_, nullptr);
-  mappingSize_ = std::exchange(other.mappingSize_, 0);
-  released_ = other.released_;
-  lineStarts_ = std::move(other.lineStarts_);
-  text_ = ownsText ? std::string_view(owned_) : other.text_;
-  other.text_ = {};
-  return *this;
-}
-
-SourceFile::~SourceFile() {
-  if (mapping_) ::munmap(mapping_, mappingSize_);
 }
 
 SourceFile::LineCol SourceFile::lineCol(size_t offset) const {
   offset = std::min(offset, text_.size());
-  if (lineStarts_.empty()) indexLines();
-  // The last line starting at or before the offset (a newline belongs to its line).
-  const size_t line = static_cast<size_t>(std::upper_bound(lineStarts_.begin(), lineStarts_.end(), offset) -
-                                          lineStarts_.begin());
-  return LineCol{line, offset - lineStarts_[line - 1] + 1};
-}
-
-void SourceFile::indexLines() const {
-  constexpr size_t kChunk = size_t{8} << 20;  // a multiple of the page size
-  lineStarts_.push_back(0);
-  for (size_t start = 0; start < text_.size(); start += kChunk) {
-    const char* p = text_.data() + start;
-    const char* end = text_.data() + std::min(text_.size(), start + kChunk);
-    while ((p = static_cast<const char*>(std::memchr(p, '\n', static_cast<size_t>(end - p)))) != nullptr)
-      lineStarts_.push_back(static_cast<size_t>(++p - text_.data()));
-    // Pages the parser gave back (releaseBefore) go back again: indexing must
-    // not bring a big input back into memory.
-    const size_t read = static_cast<size_t>(end - text_.data());
-    if (mapping_ && read <= released_) ::madvise(static_cast<char*>(mapping_) + start, read - start, MADV_DONTNEED);
-  }
+  LineTable::Position where = lines_->locate(offset);
+  return LineCol{where.line, offset - where.lineStart + 1};
 }
 
 std::string_view SourceFile::lineAt(size_t offset) const {
   offset = std::min(offset, text_.size());
-  size_t start = offset == 0 ? 0 : text_.rfind('\n', offset - 1);
-  start = (offset == 0 || start == std::string_view::npos) ? 0 : start + 1;
+  size_t start = lines_->locate(offset).lineStart;
   size_t end = text_.find('\n', offset);
   if (end == std::string_view::npos) end = text_.size();
   std::string_view line = text_.substr(start, end - start);
@@ -136,11 +130,12 @@ std::string_view SourceFile::lineAt(size_t offset) const {
 
 void SourceFile::releaseBefore(size_t offset) {
   if (!mapping_) return;
-  static const size_t page = static_cast<size_t>(::sysconf(_SC_PAGESIZE));
-  size_t end = std::min(offset, mappingSize_) / page * page;
-  if (end <= released_) return;
-  ::madvise(static_cast<char*>(mapping_) + released_, end - released_, MADV_DONTNEED);
-  released_ = end;
+  lines_->scanTo(offset);
+  mapping_->releaseBefore(offset);
+}
+
+std::optional<size_t> SourceFile::truncatedAt() const {
+  return mapping_ ? mapping_->truncatedAt() : std::nullopt;
 }
 
 }  // namespace reshardctl

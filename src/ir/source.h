@@ -1,6 +1,9 @@
-// An input program held in memory: a file mapped read-only, or standard input
-// read into a buffer. Byte offsets into text() are the positions everything
-// else (IR locations, diagnostics) refers to.
+// An input program held in memory: a regular file mapped read-only (guarded
+// against truncation, file_mapping.h), or a stream (standard input, a pipe, a
+// device) read into memory (stream_buffer.h). Byte offsets into text() are
+// the positions everything else (IR locations, diagnostics) refers to; line
+// numbers come from a table of line starts (line_table.h), so each lookup is
+// O(log lines).
 #pragma once
 
 #include <cstddef>
@@ -13,6 +16,18 @@
 
 namespace reshardctl {
 
+class FileMapping;
+class LineTable;
+class StreamBuffer;
+
+// Offsets are 32-bit in the IR (Operation::location), so no input can be
+// larger than this; a smaller limit can be asked for.
+inline constexpr size_t kMaxSourceBytes = (size_t{1} << 32) - 1;
+
+struct SourceLoadOptions {
+  size_t maxBytes = kMaxSourceBytes;  // clamped to kMaxSourceBytes
+};
+
 class SourceFile {
  public:
   struct LineCol {
@@ -20,9 +35,22 @@ class SourceFile {
     size_t column = 0;  // 1-based, in bytes
   };
 
+  static constexpr size_t kMaxInputBytes = kMaxSourceBytes;
+  using LoadOptions = SourceLoadOptions;
+
+  // Why reading stopped before the input's end: the input is larger than the
+  // limit (an endless stream), or a stream holds binary data. text() holds
+  // the bytes before `offset`, where the error is to be shown.
+  struct Cutoff {
+    size_t offset = 0;
+    std::string message;
+  };
+
   // Reads `path` ("-" is standard input). On failure returns nullopt and sets
-  // `error` to a message naming the file and the reason.
-  static std::optional<SourceFile> load(const std::string& path, std::string* error);
+  // `error` to a message naming the file and the reason. Throws
+  // std::bad_alloc when memory runs out.
+  static std::optional<SourceFile> load(const std::string& path, std::string* error,
+                                        const LoadOptions& options = {});
   static SourceFile fromString(std::string name, std::string text);
 
   SourceFile(SourceFile&&) noexcept;
@@ -39,19 +67,26 @@ class SourceFile {
 
   // Hints that bytes before `offset` will rarely be read again: the pages of a
   // mapped file are dropped from memory (the kernel reads them back if a
-  // diagnostic needs them). Keeps peak memory near the size of the IR.
+  // diagnostic needs them), after their line starts are recorded. Keeps peak
+  // memory near the size of the IR.
   void releaseBefore(size_t offset);
 
+  const std::optional<Cutoff>& cutoff() const { return cutoff_; }
+  // A mapped file that shrank (or failed to read) while it was read: the
+  // offset from which its bytes read as zeros. Check after using the text.
+  std::optional<size_t> truncatedAt() const;
+
  private:
-  SourceFile() = default;
-  void indexLines() const;
+  SourceFile();
+  void setText(std::string_view text);
+
   std::string name_;
   std::string_view text_;
-  std::string owned_;           // standard input or fromString
-  void* mapping_ = nullptr;     // a mapped file
-  size_t mappingSize_ = 0;
-  size_t released_ = 0;
-  mutable std::vector<size_t> lineStarts_;  // built by the first lineCol()
+  std::unique_ptr<std::string> ownedString_;  // fromString
+  std::unique_ptr<StreamBuffer> stream_;      // a stream read into memory
+  std::unique_ptr<FileMapping> mapping_;      // a mapped regular file
+  std::unique_ptr<LineTable> lines_;
+  std::optional<Cutoff> cutoff_;
 };
 
 }  // namespace reshardctl

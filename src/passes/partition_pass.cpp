@@ -1,5 +1,7 @@
 #include "passes/partition_pass.h"
 
+#include <unordered_map>
+
 #include <fmt/format.h>
 
 #include "syntax/attribute_text.h"
@@ -174,15 +176,35 @@ class Partitioner {
     Value* input = producer->operandValue(0);
     if (!input || !input->dist) return value;
     if (input->dist->mesh.ndim() != value->dist->mesh.ndim()) return value;
+    learnIdsFromReshard(*producer, *input);
     return input;
+  }
+
+  // A generation-A type names only its mesh shape; where the defining op does
+  // not give the ids either, the value's reshard does: ReshardOp::Build copies
+  // the input's dist attr into operand(0), whose entry prints no mesh_shape
+  // when it is the op mesh -- the ids are then the op mesh's. The new reshard
+  // folded onto this input needs them to build its merged mesh.
+  static void learnIdsFromReshard(const Operation& reshard, Value& input) {
+    const OpDistAttr* attr = reshard.distAttr();
+    if (input.dist->mesh.idsKnown || !attr || attr->operands.empty()) return;
+    const DistEntry& entry = attr->operands.front();
+    if (entry.kind == DistEntry::Kind::Tensor && entry.tensor.mesh.idsKnown && entry.tensor == *input.dist)
+      input.dist = &entry.tensor;
   }
 
   // A shared reshard is reusable where its block encloses `block` (the
   // reshard was placed before an earlier op of that block, so it dominates).
+  // Its layout must be the very one asked for: a mesh known only by its shape
+  // matches only another such (it may be any mesh of that shape, so a second
+  // reading would not see the shared result as what a known mesh asked for).
   Value* findShared(Value* source, const TensorDistAttr& dst, const Block* block) const {
     if (!options_.dedupe) return nullptr;
-    for (const Shared& shared : shared_) {
-      if (shared.source != source || !(*shared.layout == dst)) continue;
+    auto found = shared_.find(source);
+    if (found == shared_.end()) return nullptr;
+    for (const Shared& shared : found->second) {
+      if (!(*shared.layout == dst)) continue;
+      if (shared.layout->mesh.idsKnown != dst.mesh.idsKnown) continue;
       const Block* home = shared.reshard->definingOp->parentBlock();
       for (const Block* b = block; b; b = b->parentOp() ? b->parentOp()->parentBlock() : nullptr)
         if (b == home) return shared.reshard;
@@ -191,7 +213,7 @@ class Partitioner {
   }
 
   void remember(Value* source, Value* reshard) {
-    if (options_.dedupe) shared_.push_back(Shared{source, reshard->dist, reshard});
+    if (options_.dedupe) shared_[source].push_back(Shared{source, reshard->dist, reshard});
   }
 
   // v5 reshard_combine_value: each element resharded, then a new combine
@@ -269,7 +291,8 @@ class Partitioner {
   DiagnosticEngine& diagnostics_;
   PartitionOptions options_;
   PartitionResult result_;
-  std::vector<Shared> shared_;
+  // --dedupe's reshards by source value: a lookup sees only that value's.
+  std::unordered_map<const Value*, std::vector<Shared>> shared_;
 };
 
 }  // namespace

@@ -6,6 +6,7 @@
 
 #include <fmt/format.h>
 
+#include "passes/sequence_alignment.h"
 #include "syntax/attribute_dict.h"
 
 namespace reshardctl {
@@ -20,7 +21,6 @@ uint64_t hashText(std::string_view text) { return std::hash<std::string_view>{}(
 
 // What can be compared about one op on its own, ignored attributes left out.
 struct OpKey {
-  std::vector<AttributeEntry> attributes;
   uint64_t local = 0;  // name, attributes, operand and result types, counts
   uint64_t cone = 0;   // local, combined with the cones of every producer
 };
@@ -39,16 +39,22 @@ size_t countOps(const Program& program) {
   return count;
 }
 
+enum Side { kBefore = 0, kAfter = 1 };
+
 class Differ {
  public:
   explicit Differ(const DiffOptions& options) : options_(options) {}
 
   ProgramDiff run(const Program& before, const Program& after) {
-    computeKeys(*before.body());
-    computeKeys(*after.body());
     ProgramDiff diff;
     diff.beforeOps = countOps(before);
     diff.afterOps = countOps(after);
+    keys_.reserve(diff.beforeOps + diff.afterOps);
+    valueCones_[kBefore].assign(before.valueCount(), 0);
+    valueCones_[kAfter].assign(after.valueCount(), 0);
+    valueMap_.assign(before.valueCount(), nullptr);
+    computeKeys(*before.body(), kBefore);
+    computeKeys(*after.body(), kAfter);
     diffBlocks(*before.body(), *after.body());
     diff.changes = std::move(changes_);
     return diff;
@@ -60,41 +66,51 @@ class Differ {
            options_.ignoredAttributes.end();
   }
 
-  uint64_t valueCone(const Value* value) const {
+  uint64_t valueCone(const Value* value, Side side) const {
     if (!value) return 1;
-    auto it = valueCones_.find(value);
-    return it == valueCones_.end() ? 2 : it->second;
+    uint64_t cone = valueCones_[side][value->id];
+    return cone == 0 ? 2 : cone;
+  }
+
+  // Types and attribute texts are interned: equal texts share one pointer,
+  // so each distinct text is hashed once.
+  uint64_t typeHash(const Type* type) {
+    if (!type) return 0;
+    auto [it, inserted] = typeHashes_.try_emplace(type, 0);
+    if (inserted) it->second = hashText(type->text);
+    return it->second;
+  }
+
+  uint64_t attributesHash(std::string_view attributes) {
+    auto [it, inserted] = attributeHashes_.try_emplace(TextAt{attributes.data(), attributes.size()}, 0);
+    if (!inserted) return it->second;
+    uint64_t hash = 0;
+    for (const AttributeEntry& entry : splitAttributes(attributes))
+      if (!ignored(entry.key)) hash = mix(mix(hash, hashText(entry.key)), hashText(entry.value));
+    return it->second = hash;
   }
 
   // Keys for every op of `block`, nested ones included, in definition order
   // (a producer's cone is known before its users need it).
-  void computeKeys(const Block& block) {
+  void computeKeys(const Block& block, Side side) {
     for (size_t i = 0; i < block.arguments().size(); ++i)
-      valueCones_[block.arguments()[i]] = mix(3, i);
+      valueCones_[side][block.arguments()[i]->id] = mix(3, i);
     for (const Operation* op : block) {
-      OpKey key;
-      for (const AttributeEntry& entry : splitAttributes(op->attributes()))
-        if (!ignored(entry.key)) key.attributes.push_back(entry);
       uint64_t local = mix(hashText(op->name()), op->regions().size());
-      for (const AttributeEntry& entry : key.attributes)
-        local = mix(mix(local, hashText(entry.key)), hashText(entry.value));
+      local = mix(local, attributesHash(op->attributes()));
       uint64_t cone = 0;
       local = mix(local, op->numOperands());
       for (size_t i = 0; i < op->numOperands(); ++i) {
         const Value* value = op->operandValue(i);
-        local = mix(local, value && value->type ? hashText(value->type->text) : 0);
-        cone = mix(cone, valueCone(value));
+        local = mix(local, typeHash(value ? value->type : nullptr));
+        cone = mix(cone, valueCone(value, side));
       }
       local = mix(local, op->numResults());
-      for (size_t i = 0; i < op->numResults(); ++i) {
-        const Type* type = op->result(i)->type;
-        local = mix(local, type ? hashText(type->text) : 0);
-      }
-      key.local = local;
-      key.cone = mix(local, cone);
-      for (size_t i = 0; i < op->numResults(); ++i) valueCones_[op->result(i)] = mix(key.cone, i);
-      keys_[op] = std::move(key);
-      for (const Block* region : op->regions()) computeKeys(*region);
+      for (size_t i = 0; i < op->numResults(); ++i) local = mix(local, typeHash(op->result(i)->type));
+      OpKey key{local, mix(local, cone)};
+      for (size_t i = 0; i < op->numResults(); ++i) valueCones_[side][op->result(i)->id] = mix(key.cone, i) | 1;
+      keys_.emplace(op, key);
+      for (const Block* region : op->regions()) computeKeys(*region, side);
     }
   }
 
@@ -122,51 +138,82 @@ class Differ {
       ++suffix;
     size_t n = a.size() - prefix - suffix;
     size_t m = b.size() - prefix - suffix;
-    Pairs middle = n * m <= options_.maxAlignmentCells ? alignBest(a, b, prefix, n, m)
-                                               : alignGreedy(a, b, prefix, n, m);
-    pairs.insert(pairs.end(), middle.begin(), middle.end());
+    if (fitsTable(n, m)) alignBest(a, b, {prefix, prefix, n, m}, pairs);
+    else alignLarge(a, b, {prefix, prefix, n, m}, pairs);
     for (size_t k = suffix; k > 0; --k) pairs.emplace_back(a.size() - k, b.size() - k);
     return pairs;
   }
 
-  // The highest-scoring alignment of a[at, at+n) with b[at, at+m).
-  Pairs alignBest(const Ops& a, const Ops& b, size_t at, size_t n, size_t m) const {
-    // best[i][j]: the best score aligning a[at+i..] with b[at+j..].
+  // a[aAt, aAt+n) against b[bAt, bAt+m).
+  struct Span {
+    size_t aAt, bAt, n, m;
+  };
+
+  bool fitsTable(size_t n, size_t m) const {
+    return n == 0 || m <= options_.maxAlignmentCells / n;
+  }
+
+  // Blocks too large for the table: ops whose own text agrees (local keys)
+  // are aligned by Myers' algorithm, linear when few differ; the ops left
+  // between two such anchors are paired by the table when the gap is small
+  // (an op whose attributes changed then shows as changed), greedily if not.
+  void alignLarge(const Ops& a, const Ops& b, Span span, Pairs& pairs) const {
+    std::vector<uint64_t> keysA, keysB;
+    for (size_t i = 0; i < span.n; ++i) keysA.push_back(keys_.at(a[span.aAt + i]).local);
+    for (size_t j = 0; j < span.m; ++j) keysB.push_back(keys_.at(b[span.bAt + j]).local);
+    size_t i = 0, j = 0;
+    auto gap = [&](size_t toI, size_t toJ) {
+      Span between{span.aAt + i, span.bAt + j, toI - i, toJ - j};
+      if (fitsTable(between.n, between.m)) alignBest(a, b, between, pairs);
+      else alignGreedy(a, b, between, pairs);
+    };
+    for (auto [ai, bj] : alignSequences(keysA, keysB)) {
+      gap(ai, bj);
+      pairs.emplace_back(span.aAt + ai, span.bAt + bj);
+      i = ai + 1;
+      j = bj + 1;
+    }
+    gap(span.n, span.m);
+  }
+
+  // The highest-scoring alignment of a span (a table of n·m cells).
+  void alignBest(const Ops& a, const Ops& b, Span span, Pairs& pairs) const {
+    const size_t n = span.n, m = span.m;
+    if (n == 0 || m == 0) return;
+    auto at = [&](size_t i, size_t j) { return score(a[span.aAt + i], b[span.bAt + j]); };
+    // best[i][j]: the best score aligning the span's a[i..] with b[j..].
     std::vector<uint32_t> best((n + 1) * (m + 1), 0);
     auto cell = [&](size_t i, size_t j) -> uint32_t& { return best[i * (m + 1) + j]; };
     for (size_t i = n; i-- > 0;)
       for (size_t j = m; j-- > 0;) {
         uint32_t skip = std::max(cell(i + 1, j), cell(i, j + 1));
-        int s = score(a[at + i], b[at + j]);
+        int s = at(i, j);
         cell(i, j) = s ? std::max(skip, cell(i + 1, j + 1) + static_cast<uint32_t>(s)) : skip;
       }
-    Pairs pairs;
     size_t i = 0, j = 0;
     while (i < n && j < m) {
-      int s = score(a[at + i], b[at + j]);
+      int s = at(i, j);
       if (s && cell(i, j) == cell(i + 1, j + 1) + static_cast<uint32_t>(s)) {
-        pairs.emplace_back(at + i++, at + j++);
+        pairs.emplace_back(span.aAt + i++, span.bAt + j++);
       } else if (cell(i, j) == cell(i + 1, j)) {
         ++i;
       } else {
         ++j;
       }
     }
-    return pairs;
   }
 
-  // For huge blocks, linear time: each op of b pairs with the next unpaired
+  // For huge gaps, linear time: each op of b pairs with the next unpaired
   // op of a when they can pair at all (edits rarely reorder), else with the
-  // first op a little further on that it can pair with, else it is added. Good when little
-  // changed; a heavily edited huge block may list more than it must.
-  Pairs alignGreedy(const Ops& a, const Ops& b, size_t at, size_t n, size_t m) const {
+  // first op a little further on that it can pair with, else it is added.
+  void alignGreedy(const Ops& a, const Ops& b, Span span, Pairs& pairs) const {
     constexpr size_t kWindow = 64;
-    Pairs pairs;
-    size_t nextA = at;
-    for (size_t j = at; j < at + m; ++j) {
+    const size_t aEnd = span.aAt + span.n;
+    size_t nextA = span.aAt;
+    for (size_t j = span.bAt; j < span.bAt + span.m; ++j) {
       size_t best = nextA;
-      int bestScore = nextA < at + n ? score(a[nextA], b[j]) : 0;
-      for (size_t i = nextA + 1; bestScore == 0 && i < std::min(at + n, nextA + kWindow); ++i)
+      int bestScore = nextA < aEnd ? score(a[nextA], b[j]) : 0;
+      for (size_t i = nextA + 1; bestScore == 0 && i < std::min(aEnd, nextA + kWindow); ++i)
         if (int s = score(a[i], b[j]); s > bestScore) {
           best = i;
           bestScore = s;
@@ -175,13 +222,12 @@ class Differ {
       pairs.emplace_back(best, j);
       nextA = best + 1;
     }
-    return pairs;
   }
 
   void diffBlocks(const Block& before, const Block& after) {
     const auto& argsA = before.arguments();
     const auto& argsB = after.arguments();
-    for (size_t i = 0; i < std::min(argsA.size(), argsB.size()); ++i) valueMap_[argsA[i]] = argsB[i];
+    for (size_t i = 0; i < std::min(argsA.size(), argsB.size()); ++i) valueMap_[argsA[i]->id] = argsB[i];
     Ops a = opsOf(before);
     Ops b = opsOf(after);
     size_t i = 0, j = 0;
@@ -208,7 +254,7 @@ class Differ {
 
   void diffPair(const Operation* a, const Operation* b) {
     for (size_t i = 0; i < std::min(a->numResults(), b->numResults()); ++i)
-      valueMap_[a->result(i)] = b->result(i);
+      valueMap_[a->result(i)->id] = b->result(i);
     std::vector<std::string> differences = compare(*a, *b);
     if (!differences.empty())
       changes_.push_back({OpChange::Kind::Changed, a, b, std::move(differences)});
@@ -219,13 +265,12 @@ class Differ {
 
   std::vector<std::string> compare(const Operation& a, const Operation& b) const {
     std::vector<std::string> out;
-    compareAttributes(keys_.at(&a).attributes, keys_.at(&b).attributes, out);
+    if (a.attributes() != b.attributes()) compareAttributes(a.attributes(), b.attributes(), out);
     if (a.numOperands() != b.numOperands()) out.push_back("operand count");
     for (size_t i = 0; i < std::min(a.numOperands(), b.numOperands()); ++i) {
       const Value* va = a.operandValue(i);
       const Value* vb = b.operandValue(i);
-      auto mapped = valueMap_.find(va);
-      bool same = va == nullptr ? vb == nullptr : mapped != valueMap_.end() && mapped->second == vb;
+      bool same = va == nullptr ? vb == nullptr : valueMap_[va->id] == vb;
       if (!same) out.push_back(fmt::format("operand {}", i));
       if (typeText(va ? va->type : nullptr) != typeText(vb ? vb->type : nullptr))
         out.push_back(fmt::format("operand {} type", i));
@@ -242,8 +287,12 @@ class Differ {
 
   // Attributes are compared by key (Paddle prints them sorted, but a hand
   // edit may not): one difference per key added, removed or changed.
-  static void compareAttributes(const std::vector<AttributeEntry>& a,
-                                const std::vector<AttributeEntry>& b, std::vector<std::string>& out) {
+  void compareAttributes(std::string_view textA, std::string_view textB, std::vector<std::string>& out) const {
+    std::vector<AttributeEntry> a, b;
+    for (const AttributeEntry& entry : splitAttributes(textA))
+      if (!ignored(entry.key)) a.push_back(entry);
+    for (const AttributeEntry& entry : splitAttributes(textB))
+      if (!ignored(entry.key)) b.push_back(entry);
     auto find = [](const std::vector<AttributeEntry>& entries, std::string_view key) {
       return std::find_if(entries.begin(), entries.end(),
                           [&](const AttributeEntry& e) { return e.key == key; });
@@ -259,8 +308,20 @@ class Differ {
 
   const DiffOptions& options_;
   std::unordered_map<const Operation*, OpKey> keys_;
-  std::unordered_map<const Value*, uint64_t> valueCones_;
-  std::unordered_map<const Value*, const Value*> valueMap_;  // before → after
+  std::unordered_map<const Type*, uint64_t> typeHashes_;
+  // Where a text is (not what it says): interned texts are equal iff they
+  // are at the same place.
+  struct TextAt {
+    const char* data;
+    size_t size;
+    bool operator==(const TextAt&) const = default;
+  };
+  struct TextAtHash {
+    size_t operator()(const TextAt& t) const { return std::hash<const char*>()(t.data) ^ t.size; }
+  };
+  std::unordered_map<TextAt, uint64_t, TextAtHash> attributeHashes_;
+  std::vector<uint64_t> valueCones_[2];        // by Value::id, per side; 0: not yet defined
+  std::vector<const Value*> valueMap_;          // before's Value::id → after's value
   std::vector<OpChange> changes_;
 };
 
@@ -279,10 +340,13 @@ ProgramDiff diffPrograms(const Program& before, const Program& after, const Diff
   return Differ(options).run(before, after);
 }
 
-std::string formatDiff(const ProgramDiff& diff, const SourceFile& before, const SourceFile& after) {
-  if (diff.equal()) return {};
-  std::string out = fmt::format("old: {}\nnew: {}\n", before.name(), after.name());
+void writeDiff(const ProgramDiff& diff, const SourceFile& before, const SourceFile& after,
+               const std::function<void(std::string_view)>& write) {
+  if (diff.equal()) return;
+  write(fmt::format("old: {}\nnew: {}\n", before.name(), after.name()));
+  std::string out;
   for (const OpChange& change : diff.changes) {
+    out.clear();
     const size_t oldLine = change.before ? lineOf(before, change.before) : 0;
     const size_t newLine = change.after ? lineOf(after, change.after) : 0;
     switch (change.kind) {
@@ -299,7 +363,13 @@ std::string formatDiff(const ProgramDiff& diff, const SourceFile& before, const 
       out += fmt::format("  old {:>{}} | {}\n", oldLine, width, before.lineAt(change.before->location()));
     if (change.after)
       out += fmt::format("  new {:>{}} | {}\n", newLine, width, after.lineAt(change.after->location()));
+    write(out);
   }
+}
+
+std::string formatDiff(const ProgramDiff& diff, const SourceFile& before, const SourceFile& after) {
+  std::string out;
+  writeDiff(diff, before, after, [&](std::string_view text) { out += text; });
   return out;
 }
 

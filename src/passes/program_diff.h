@@ -8,10 +8,13 @@
 // scores more when its attributes and types agree, and more again when the
 // ops it reads from are alike all the way up (a hash over the op's input
 // cone). So an inserted op shows as added, and the op whose operand it feeds
-// shows as changed rather than removed and re-added.
+// shows as changed rather than removed and re-added. Blocks too large for
+// that table are aligned in near-linear time (DiffOptions::maxAlignmentCells).
 #pragma once
 
 #include <cstddef>
+#include <functional>
+#include <string_view>
 #include <string>
 #include <vector>
 
@@ -22,8 +25,11 @@ namespace reshardctl {
 
 struct DiffOptions {
   std::vector<std::string> ignoredAttributes;  // keys left out of every comparison
-  // Above this many DP cells (per block, after trimming equal ends) the
-  // alignment falls back to a greedy one, so memory and time stay linear.
+  // Up to this many table cells (per block, after trimming equal ends) the
+  // alignment is the exact weighted one. Larger blocks are aligned by Myers'
+  // O(ND) algorithm on the ops' own text (sequence_alignment.h), the gaps it
+  // leaves by the table when they fit, else greedily: time near-linear when
+  // few ops differ, never quadratic.
   size_t maxAlignmentCells = size_t{1} << 22;
 };
 
@@ -57,6 +63,9 @@ ProgramDiff diffPrograms(const Program& before, const Program& after, const Diff
 // one heading per change (added NAME, removed NAME, changed NAME: what) and
 // the op's line in each file, numbered.
 std::string formatDiff(const ProgramDiff& diff, const SourceFile& before, const SourceFile& after);
+// The same listing handed to `write` one change at a time.
+void writeDiff(const ProgramDiff& diff, const SourceFile& before, const SourceFile& after,
+               const std::function<void(std::string_view)>& write);
 // One line: "2 ops added, 0 removed, 2 changed (29 ops -> 31 ops)".
 std::string formatDiffStat(const ProgramDiff& diff);
 

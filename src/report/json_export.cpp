@@ -1,6 +1,10 @@
 #include "report/json_export.h"
 
+#include <unordered_map>
+#include <utility>
+
 #include "ir/dist_attr.h"
+#include "report/json_writer.h"
 #include "syntax/attribute_dict.h"
 #include "syntax/printer.h"
 
@@ -8,114 +12,243 @@ namespace reshardctl {
 
 namespace {
 
-using json = nlohmann::ordered_json;
-
 // Bumped when the shape changes incompatibly (schema/program.schema.json).
 constexpr int kFormatVersion = 1;
 
-json entryToJson(const DistEntry& entry) {
-  switch (entry.kind) {
-    case DistEntry::Kind::Null: return nullptr;
-    case DistEntry::Kind::Tensor: return tensorDistToJson(entry.tensor);
-    case DistEntry::Kind::List: {
-      json list = json::array();
-      for (const TensorDistAttr& dist : entry.list) list.push_back(tensorDistToJson(dist));
-      return list;
-    }
-  }
-  return nullptr;
+// Output is handed to the stream in blocks about this large.
+constexpr size_t kDrainAt = size_t{1} << 20;
+
+void integers(JsonWriter& w, const std::vector<int64_t>& values) {
+  w.beginArray();
+  for (int64_t value : values) w.integer(value);
+  w.endArray();
 }
 
+void mesh(JsonWriter& w, const ProcessMesh& m) {
+  w.beginObject();
+  w.key("shape");
+  integers(w, m.shape);
+  w.key("process_ids");
+  if (m.idsKnown) integers(w, m.processIds); else w.null();
+  w.endObject();
+}
+
+void tensorDist(JsonWriter& w, const TensorDistAttr& dist) {
+  w.beginObject();
+  w.key("mesh");
+  mesh(w, dist.mesh);
+  w.key("dims_mapping");
+  integers(w, dist.dimsMapping);
+  w.key("partial");
+  w.beginArray();
+  for (const PartialDim& p : dist.partials) {
+    w.beginObject();
+    w.key("mesh_dim");
+    w.integer(p.meshDim);
+    w.key("reduce");
+    w.string(reduceTypeName(p.reduce));
+    w.endObject();
+  }
+  w.endArray();
+  w.endObject();
+}
+
+void entry(JsonWriter& w, const DistEntry& e) {
+  switch (e.kind) {
+    case DistEntry::Kind::Null: w.null(); return;
+    case DistEntry::Kind::Tensor: tensorDist(w, e.tensor); return;
+    case DistEntry::Kind::List:
+      w.beginArray();
+      for (const TensorDistAttr& dist : e.list) tensorDist(w, dist);
+      w.endArray();
+      return;
+  }
+  w.null();
+}
+
+void opDist(JsonWriter& w, const OpDistAttr& attr) {
+  w.beginObject();
+  w.key("mesh");
+  mesh(w, attr.mesh);
+  w.key("operands");
+  w.beginArray();
+  for (const DistEntry& e : attr.operands) entry(w, e);
+  w.endArray();
+  w.key("results");
+  w.beginArray();
+  for (const DistEntry& e : attr.results) entry(w, e);
+  w.endArray();
+  w.key("chunk_id");
+  if (attr.chunkId) w.integer(*attr.chunkId); else w.null();
+  w.endObject();
+}
+
+// The document, written op by op; `drain` takes what is ready after each
+// top-level op.
 class Exporter {
  public:
-  Exporter(const Program& program, const SourceFile* source) : names_(program), source_(source) {}
+  Exporter(const Program& program, const SourceFile* source, std::string& out)
+      : names_(program), source_(source), w_(out) {}
 
-  json block(const Block& block) {
-    json arguments = json::array();
-    for (const Value* argument : block.arguments()) arguments.push_back(value(argument));
-    json ops = json::array();
-    for (const Operation* op : block) ops.push_back(operation(*op));
-    return {{"arguments", std::move(arguments)}, {"ops", std::move(ops)}};
+  template <typename Drain>
+  void document(const Program& program, Drain&& drain) {
+    w_.beginObject();
+    w_.key("format");
+    w_.string("reshardctl-program");
+    w_.key("version");
+    w_.integer(kFormatVersion);
+    w_.key("source");
+    if (source_) w_.string(source_->name()); else w_.null();
+    w_.key("arguments");
+    arguments(*program.body());
+    w_.key("ops");
+    w_.beginArray();
+    for (const Operation* op : *program.body()) {
+      operation(*op);
+      drain();
+    }
+    w_.endArray();
+    w_.endObject();
   }
 
  private:
   // A value as it is printed, with its type and, when distributed, how.
-  json value(const Value* v) const {
-    if (!v) return {{"name", nullptr}, {"type", nullptr}, {"dist", nullptr}};
-    return {{"name", names_.name(v)},
-            {"type", v->type ? json(v->type->text) : json(nullptr)},
-            {"dist", v->dist ? tensorDistToJson(*v->dist) : json(nullptr)}};
+  void value(const Value* v) {
+    w_.beginObject();
+    w_.key("name");
+    if (v) w_.string(names_.name(v)); else w_.null();
+    w_.key("type");
+    if (v && v->type) w_.string(v->type->text); else w_.null();
+    w_.key("dist");
+    if (v && v->dist) tensorDist(w_, *v->dist); else w_.null();
+    w_.endObject();
   }
 
-  json line(const Operation& op) const {
+  void arguments(const Block& block) {
+    w_.beginArray();
+    for (const Value* argument : block.arguments()) value(argument);
+    w_.endArray();
+  }
+
+  void block(const Block& b) {
+    w_.beginObject();
+    w_.key("arguments");
+    arguments(b);
+    w_.key("ops");
+    w_.beginArray();
+    for (const Operation* op : b) operation(*op);
+    w_.endArray();
+    w_.endObject();
+  }
+
+  void line(const Operation& op) {
     // Ops made by a pass have no place in the source (location 0 is the
     // program's opening brace, never an op).
-    if (!source_ || op.location() == 0 || op.location() >= source_->text().size()) return nullptr;
-    return source_->lineCol(op.location()).line;
+    if (!source_ || op.location() == 0 || op.location() >= source_->text().size()) {
+      w_.null();
+      return;
+    }
+    w_.integer(static_cast<int64_t>(source_->lineCol(op.location()).line));
   }
 
-  json operation(const Operation& op) {
-    json attributes = json::object();
-    for (const AttributeEntry& entry : splitAttributes(op.attributes()))
-      attributes[std::string(entry.key)] = std::string(entry.value);
-    json results = json::array();
-    for (size_t i = 0; i < op.numResults(); ++i) results.push_back(value(op.result(i)));
-    json operands = json::array();
-    for (size_t i = 0; i < op.numOperands(); ++i) operands.push_back(value(op.operandValue(i)));
-    json regions = json::array();
-    for (const Block* region : op.regions()) regions.push_back(block(*region));
-    return {{"name", op.name()},
-            {"line", line(op)},
-            {"results", std::move(results)},
-            {"operands", std::move(operands)},
-            {"attributes", std::move(attributes)},
-            {"dist_attr", op.distAttr() ? opDistToJson(*op.distAttr()) : json(nullptr)},
-            {"regions", std::move(regions)}};
+  // Keys as a JSON object keeps them: a repeated key keeps its first place
+  // and takes the last value.
+  void attributes(const Operation& op) {
+    attributes_.clear();
+    for (const AttributeEntry& e : splitAttributes(op.attributes())) {
+      auto same = std::find_if(attributes_.begin(), attributes_.end(),
+                               [&](const AttributeEntry& seen) { return seen.key == e.key; });
+      if (same == attributes_.end()) attributes_.push_back(e); else same->value = e.value;
+    }
+    w_.beginObject();
+    for (const AttributeEntry& e : attributes_) {
+      w_.key(e.key);
+      w_.string(e.value);
+    }
+    w_.endObject();
+  }
+
+  void operation(const Operation& op) {
+    w_.beginObject();
+    w_.key("name");
+    w_.string(op.name());
+    w_.key("line");
+    line(op);
+    w_.key("results");
+    w_.beginArray();
+    for (size_t i = 0; i < op.numResults(); ++i) value(op.result(i));
+    w_.endArray();
+    w_.key("operands");
+    w_.beginArray();
+    for (size_t i = 0; i < op.numOperands(); ++i) value(op.operandValue(i));
+    w_.endArray();
+    w_.key("attributes");
+    attributes(op);
+    w_.key("dist_attr");
+    if (op.distAttr()) opDist(w_, *op.distAttr()); else w_.null();
+    w_.key("regions");
+    w_.beginArray();
+    for (const Block* region : op.regions()) block(*region);
+    w_.endArray();
+    w_.endObject();
   }
 
   ValueNames names_;
   const SourceFile* source_;
+  JsonWriter w_;
+  std::vector<AttributeEntry> attributes_;  // reused from op to op
 };
 
 }  // namespace
 
-json meshToJson(const ProcessMesh& mesh) {
-  return {{"shape", mesh.shape},
-          {"process_ids", mesh.idsKnown ? json(mesh.processIds) : json(nullptr)}};
+bool writeProgramJson(const Program& program, const SourceFile* source, std::FILE* out) {
+  OutputBuffer sink(out);
+  std::string text;
+  Exporter(program, source, text).document(program, [&] {
+    if (text.size() < kDrainAt) return;
+    sink.append(text);
+    text.clear();
+  });
+  text += '\n';
+  sink.append(text);
+  sink.flush();
+  return !sink.failed() && std::fflush(out) == 0;
 }
 
-json tensorDistToJson(const TensorDistAttr& dist) {
-  json partial = json::array();
-  for (const PartialDim& p : dist.partials)
-    partial.push_back({{"mesh_dim", p.meshDim}, {"reduce", reduceTypeName(p.reduce)}});
-  return {{"mesh", meshToJson(dist.mesh)}, {"dims_mapping", dist.dimsMapping},
-          {"partial", std::move(partial)}};
+std::string programJsonText(const Program& program, const SourceFile* source) {
+  std::string text;
+  Exporter(program, source, text).document(program, [] {});
+  return text + '\n';
 }
 
-json opDistToJson(const OpDistAttr& attr) {
-  json operands = json::array();
-  for (const DistEntry& entry : attr.operands) operands.push_back(entryToJson(entry));
-  json results = json::array();
-  for (const DistEntry& entry : attr.results) results.push_back(entryToJson(entry));
-  return {{"mesh", meshToJson(attr.mesh)},
-          {"operands", std::move(operands)},
-          {"results", std::move(results)},
-          {"chunk_id", attr.chunkId ? json(*attr.chunkId) : json(nullptr)}};
+nlohmann::ordered_json programToJson(const Program& program, const SourceFile* source) {
+  return nlohmann::ordered_json::parse(programJsonText(program, source));
 }
 
-json programToJson(const Program& program, const SourceFile* source) {
-  Exporter exporter(program, source);
-  json body = exporter.block(*program.body());
-  return {{"format", "reshardctl-program"},
-          {"version", kFormatVersion},
-          {"source", source ? json(source->name()) : json(nullptr)},
-          {"arguments", std::move(body["arguments"])},
-          {"ops", std::move(body["ops"])}};
+namespace {
+
+// What `write` writes with a JsonWriter, as a json value.
+template <typename Write>
+nlohmann::ordered_json asJson(Write&& write) {
+  std::string text;
+  JsonWriter w(text);
+  write(w);
+  return nlohmann::ordered_json::parse(text);
 }
 
-}  // namespace reshardctl
+}  // namespace
 
-namespace reshardctl {
+nlohmann::ordered_json meshToJson(const ProcessMesh& m) {
+  return asJson([&](JsonWriter& w) { mesh(w, m); });
+}
+
+nlohmann::ordered_json tensorDistToJson(const TensorDistAttr& dist) {
+  return asJson([&](JsonWriter& w) { tensorDist(w, dist); });
+}
+
+nlohmann::ordered_json opDistToJson(const OpDistAttr& attr) {
+  return asJson([&](JsonWriter& w) { opDist(w, attr); });
+}
 
 std::string dumpJson(const nlohmann::ordered_json& value) {
   return value.dump(2, ' ', false, nlohmann::ordered_json::error_handler_t::replace) + "\n";

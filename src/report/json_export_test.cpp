@@ -82,9 +82,47 @@ namespace reshardctl {
 TEST_CASE("bytes that are not UTF-8 export as U+FFFD instead of throwing") {
   testing::Parsed parsed = testing::parse(testing::readRepoFile("tests/golden/json/invalid-utf8.ir"));
   REQUIRE_MESSAGE(parsed.program, parsed.errors());
-  std::string text = dumpJson(programToJson(*parsed.program, parsed.source.get()));
+  std::string text = programJsonText(*parsed.program, parsed.source.get());
   nlohmann::json exported = nlohmann::json::parse(text);
   CHECK(exported["ops"][0]["attributes"]["name"] == "\"caf\xEF\xBF\xBD \xEF\xBF\xBD\"");
+}
+
+}  // namespace reshardctl
+
+namespace reshardctl {
+
+namespace {
+std::string streamed(const testing::Parsed& parsed) {
+  std::FILE* file = std::tmpfile();
+  REQUIRE(file);
+  CHECK(writeProgramJson(*parsed.program, parsed.source.get(), file));
+  std::string text(static_cast<size_t>(std::ftell(file)), '\0');
+  std::rewind(file);
+  CHECK(std::fread(text.data(), 1, text.size(), file) == text.size());
+  std::fclose(file);
+  return text;
+}
+}  // namespace
+
+// `print --emit=json` streams one top-level op at a time, written by
+// JsonWriter; the text must be exactly what nlohmann's dump(2) makes of the
+// same document (goldens in tests/golden/json).
+TEST_CASE("the streamed export is byte for byte nlohmann's dump of the document") {
+  for (std::string text : {std::string(kRegions), testing::readRepoFile("samples/seed_mlp_before.ir"),
+                           testing::readRepoFile("tests/golden/json/invalid-utf8.ir"),
+                           testing::readRepoFile("tests/golden/pass/if_blocks.expected.ir"),
+                           testing::readRepoFile("tests/golden/roundtrip/gen_d_features.ir"),
+                           std::string("{\n}\n"),
+                           std::string("{\n    ^kw:%kwarg_a\n    () = \"cf.yield\" (%kwarg_a) {} : "
+                                       "(builtin.tensor<f32>) -> \n}\n")}) {
+    testing::Parsed parsed = testing::parse(text);
+    REQUIRE_MESSAGE(parsed.program, parsed.errors());
+    const std::string exported = programJsonText(*parsed.program, parsed.source.get());
+    CHECK(streamed(parsed) == exported);
+    const std::string nlohmannDump =
+        nlohmann::ordered_json::parse(exported).dump(2, ' ', false, json::error_handler_t::replace) + "\n";
+    CHECK(exported == nlohmannDump);
+  }
 }
 
 }  // namespace reshardctl

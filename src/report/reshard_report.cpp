@@ -2,7 +2,10 @@
 
 #include <algorithm>
 #include <map>
+#include <cstdio>
 #include <memory>
+#include <new>
+#include <string_view>
 
 #include <fmt/format.h>
 #include <fmt/ranges.h>
@@ -105,21 +108,57 @@ LineOf sourceLines(const SourceFile& source) {
   return [&source](const Operation& op) { return source.lineCol(op.location()).line; };
 }
 
-LineOf printedLines(const Program& program, std::string printed) {
-  // Result names are unique in a printed program, so "(%N) = "dist_op.reshard""
-  // finds the line.
-  auto linesByName = std::make_shared<std::map<std::string, size_t>>();
-  size_t line = 1;
-  for (size_t start = 0; start < printed.size(); ++line) {
-    size_t end = printed.find('\n', start);
-    if (end == std::string::npos) end = printed.size();
-    const std::string_view text(printed.data() + start, end - start);
+namespace {
+
+// Reads the printed program line by line as the printer writes it (a stdio
+// stream over this), so the text is never held whole: result names are
+// unique in a printed program, so "(%N) = "dist_op.reshard"" finds the line.
+class ReshardLineScanner {
+ public:
+  std::map<std::string, size_t> take() { return std::move(lines_); }
+
+  static ssize_t write(void* cookie, const char* data, size_t size) {
+    auto& self = *static_cast<ReshardLineScanner*>(cookie);
+    std::string_view chunk(data, size);
+    for (size_t newline; (newline = chunk.find('\n')) != std::string_view::npos;) {
+      if (self.partial_.empty()) {
+        self.line(chunk.substr(0, newline));
+      } else {
+        self.partial_.append(chunk.substr(0, newline));
+        self.line(self.partial_);
+        self.partial_.clear();
+      }
+      chunk.remove_prefix(newline + 1);
+    }
+    self.partial_.append(chunk);
+    return static_cast<ssize_t>(size);
+  }
+
+ private:
+  void line(std::string_view text) {
+    ++number_;
     const size_t open = text.find("(%");
     const size_t marker = text.find(") = \"dist_op.reshard\"");
     if (open != std::string_view::npos && marker != std::string_view::npos && open < marker)
-      (*linesByName)[std::string(text.substr(open + 1, marker - open - 1))] = line;
-    start = end + 1;
+      lines_[std::string(text.substr(open + 1, marker - open - 1))] = number_;
   }
+
+  std::map<std::string, size_t> lines_;
+  std::string partial_;
+  size_t number_ = 0;
+};
+
+}  // namespace
+
+LineOf printedLines(const Program& program) {
+  ReshardLineScanner scanner;
+  cookie_io_functions_t functions{};
+  functions.write = &ReshardLineScanner::write;
+  std::FILE* stream = ::fopencookie(&scanner, "w", functions);
+  if (!stream) throw std::bad_alloc();
+  printProgram(program, stream);
+  std::fclose(stream);
+  auto linesByName = std::make_shared<std::map<std::string, size_t>>(scanner.take());
   auto names = std::make_shared<ValueNames>(program);
   return [linesByName, names](const Operation& op) {
     auto found = linesByName->find(names->name(op.result(0)));
@@ -139,8 +178,10 @@ ReshardRequest resolveReshardRequest(const Operation& reshard) {
   request.dtype = *dtype;
   request.src = layoutOf(reshard.operandValue(0), attr ? &attr->operands : nullptr);
   request.dst = layoutOf(reshard.result(0), attr ? &attr->results : nullptr);
-  resolveIds(request.src.mesh, request.dst.mesh, reshard, nullptr);
+  // The destination first: the uses of the result may name its ids, and the
+  // source's are then the op mesh's other ids (a merged mesh is their union).
   resolveIds(request.dst.mesh, request.src.mesh, reshard, reshard.result(0));
+  resolveIds(request.src.mesh, request.dst.mesh, reshard, nullptr);
   return request;
 }
 
@@ -191,7 +232,7 @@ bool reportLoadedReshards(Program& program, const SourceFile& source, const Part
   LineOf lineOf = sourceLines(source);
   if (pass) {
     if (!applyPartitionPass(program, diagnostics, *pass).ok) return false;
-    lineOf = printedLines(program, printProgramToString(program));  // the reshards are new lines
+    lineOf = printedLines(program);  // the reshards are new lines
   }
   *reports = planProgramReshards(program, costs, lineOf);
   return reportUnplannable(*reports, diagnostics);

@@ -36,9 +36,10 @@ using LineOf = std::function<size_t(const Operation&)>;
 
 // The line of `op` in the file the program was read from.
 LineOf sourceLines(const SourceFile& source);
-// The line of each reshard in `printed`, the program's printed text: for
-// reshards a pass inserted, which the input file does not have.
-LineOf printedLines(const Program& program, std::string printed);
+// The line of each reshard in the program as it prints (the text is read as
+// it is printed, never held whole): for reshards a pass inserted, which the
+// input file does not have.
+LineOf printedLines(const Program& program);
 
 // The request for one reshard: the input's global shape and dtype, the input
 // value's layout as source and the result's as destination. Generation-A dumps

@@ -80,7 +80,7 @@ TEST_CASE("reshard report: reshards a pass inserted get their lines in the print
   DiagnosticEngine diagnostics(before.source.get());
   const PartitionResult pass = applyPartitionPass(*before.program, diagnostics);
   const auto inserted = planReshardOps(*before.program, pass.inserted, kCosts,
-                                       printedLines(*before.program, printProgramToString(*before.program)));
+                                       printedLines(*before.program));
   const Loaded after = load(repoFile("samples/seed_mlp_after.ir"));
   const auto expected = planProgramReshards(*after.program, kCosts, sourceLines(*after.source));
   REQUIRE(inserted.size() == expected.size());

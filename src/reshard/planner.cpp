@@ -5,6 +5,7 @@
 #include <optional>
 #include <queue>
 #include <set>
+#include <string>
 #include <tuple>
 
 #include <fmt/format.h>
@@ -57,19 +58,51 @@ void addReduces(const Layout& layout, std::vector<ReduceType>& reduces) {
       reduces.push_back(placement.reduce);
 }
 
-// Pieces of an ANY/ALL partial must be 0/1; below (reduced before) a partial of
-// another type they would have to split values that are not 0/1.
-void checkReachable(const Layout& dst) {
+// Why a destination cannot be made, or "" -- for a partial on mesh dim `low`
+// below (reduced before) one of another type on `high`:
+// - ANY/ALL pieces must be 0/1, but they would have to be parts of the other
+//   type's pieces, which need not be (a SUM of ANYs over k ranks holds 0..k,
+//   and no primitive splits 2 into 0/1 parts). Bool tensors are the exception:
+//   every value and piece is 0/1 and every reduce type keeps it so.
+// - AVG pieces all hold the value, so their reduction sums the MAX/MIN pieces,
+//   and those hold the type's extremes where a MAX/MIN was made: integers
+//   overflow (see reductionOrderAllows in transition.cpp).
+std::string unreachableBecause(const Placement& low, const Placement& high, DType dtype) {
+  const bool logical = low.reduce == ReduceType::Any || low.reduce == ReduceType::All;
+  if (logical && high.reduce != low.reduce && dtype != DType::Bool)
+    return fmt::format("the {0} pieces would have to be 0/1 parts of the {1} pieces, which {2} values need not be "
+                       "(only bool pieces always are)",
+                       reduceTypeName(low.reduce), reduceTypeName(high.reduce), dtypeName(dtype));
+  const bool extreme = high.reduce == ReduceType::Max || high.reduce == ReduceType::Min;
+  if (low.reduce == ReduceType::Avg && extreme && !isFloating(dtype) && !isComplex(dtype) && dtype != DType::Bool)
+    return fmt::format("the AVG reduction would sum the {} identities, which overflow {}",
+                       reduceTypeName(high.reduce), dtypeName(dtype));
+  return {};
+}
+
+void checkReachable(const Layout& dst, DType dtype) {
   const Placements& p = dst.placements;
-  for (size_t low = 0; low < p.size(); ++low) {
-    const bool logical = p[low].isPartial() && (p[low].reduce == ReduceType::Any || p[low].reduce == ReduceType::All);
-    if (!logical) continue;
-    for (size_t high = low + 1; high < p.size(); ++high)
-      if (p[high].isPartial() && p[high].reduce != p[low].reduce)
-        throw PlanError(fmt::format("destination {} cannot be made: the {} pieces of mesh dim {} would have to "
-                                    "be 0/1 parts of the {} pieces of mesh dim {}",
-                                    placementsText(p), reduceTypeName(p[low].reduce), low,
-                                    reduceTypeName(p[high].reduce), high));
+  for (size_t low = 0; low < p.size(); ++low)
+    for (size_t high = low + 1; high < p.size() && p[low].isPartial(); ++high) {
+      if (!p[high].isPartial()) continue;
+      const std::string why = unreachableBecause(p[low], p[high], dtype);
+      if (!why.empty())
+        throw PlanError(fmt::format("destination {} cannot be made (partial mesh dim {} below mesh dim {}): {}",
+                                    placementsText(p), low, high, why));
+    }
+}
+
+// Every byte count of a plan (a step's padded buffer: each dim at most its
+// extent plus one chunk's padding per rank) must fit in 64 bits; a tensor
+// that could overflow one is refused here, never planned with a wrapped size.
+void checkSizeFits(const Problem& problem) {
+  int64_t ranks = std::max(problem.src.mesh.size(), problem.dst.mesh.size());
+  int64_t bound = dtypeSize(problem.tensor.dtype);
+  for (int64_t extent : problem.tensor.shape) {
+    int64_t padded = 0;
+    if (__builtin_add_overflow(extent, ranks, &padded) || __builtin_mul_overflow(bound, padded, &bound))
+      throw PlanError(fmt::format("the tensor ({}x{}) is too large: its size in bytes does not fit in 64 bits",
+                                  fmt::join(problem.tensor.shape, "x"), dtypeName(problem.tensor.dtype)));
   }
 }
 
@@ -88,7 +121,8 @@ Problem prepare(const ReshardRequest& request) {
     if (!problem.src.mesh.idsKnown) problem.src.mesh = problem.dst.mesh;
     problem.dst.mesh = problem.src.mesh;
   }
-  checkReachable(problem.dst);
+  checkReachable(problem.dst, request.dtype);
+  checkSizeFits(problem);
   addReduces(problem.src, problem.reduces);
   addReduces(problem.dst, problem.reduces);
   return problem;

@@ -37,7 +37,8 @@ struct ReshardRequest {
 // Raised when a request has no plan: a dist attr that does not fit the tensor or
 // its mesh, or a destination no primitive sequence reaches (an ANY/ALL partial
 // below a partial of another type cannot be made: its pieces would have to be
-// 0/1 while the outer pieces are not). Valid reshards never raise it.
+// 0/1 while the outer pieces are not; bool tensors, all 0/1, are exempt).
+// Valid reshards never raise it.
 class PlanError : public std::runtime_error {
  public:
   using std::runtime_error::runtime_error;

@@ -285,6 +285,75 @@ TEST_CASE("planner: requests that fit no layout are rejected") {
                   PlanError);
 }
 
+TEST_CASE("planner: integers never get an AVG below a MAX or MIN (differential seed 4533)") {
+  // The AVG pieces all hold the value, so reducing them sums the MAX pieces,
+  // whose identity fills are the type's lowest value: an i32 sum overflows.
+  const ProcessMesh mesh{{1, 2, 3}, {0, 1, 2, 3, 4, 5}, true};
+  const TensorDistAttr src = attrOn(mesh, {2}, {{0, ReduceType::Avg}});
+  const TensorDistAttr dst = attrOn(mesh, {-1}, {{0, ReduceType::Product}, {1, ReduceType::Avg}, {2, ReduceType::Max}});
+  CHECK_THROWS_WITH_AS(planMinCost(request({3}, src, dst, DType::I32), kCosts),
+                       doctest::Contains("the AVG reduction would sum the MAX identities, which overflow i32"),
+                       PlanError);
+  // Floats hold -inf, whose mean is -inf: planned, and right.
+  checkExecutes(planMinCost(request({3}, src, dst, DType::F32), kCosts), 5);
+  // No plan passes through such a state on the way to a destination without it.
+  const Plan plan = planMinCost(request({3}, src, attrOn(mesh, {-1}, {{1, ReduceType::Avg}}), DType::I32), kCosts);
+  checkExecutes(plan, 5);
+}
+
+TEST_CASE("planner: bool tensors may hold ANY/ALL below any other reduce type") {
+  // Every bool piece is 0/1 and every reduce type keeps it so: the destination
+  // f32 cannot have is made, and the run proves it.
+  for (ReduceType high : {ReduceType::Sum, ReduceType::Max, ReduceType::Min, ReduceType::Product, ReduceType::Avg})
+    for (ReduceType low : {ReduceType::Any, ReduceType::All}) {
+      CAPTURE(reduceTypeName(low));
+      CAPTURE(reduceTypeName(high));
+      for (const auto& src : {attrOn(kMesh2x2, {-1}), attrOn(kMesh2x2, {0}), attrOn(kMesh2x2, {-1}, {{1, high}})}) {
+        const Plan plan = planMinCost(request({4}, src, attrOn(kMesh2x2, {-1}, {{0, low}, {1, high}}), DType::Bool),
+                                      kCosts);
+        checkExecutes(plan, 3);
+      }
+    }
+}
+
+TEST_CASE("planner: a source with ANY below SUM is reduced lowest mesh dim first (issue 16, B2)") {
+  const Plan plan = planMinCost(
+      request({4}, attrOn(kMesh2x2, {-1}, {{0, ReduceType::Any}, {1, ReduceType::Sum}}), attrOn(kMesh2x2, {-1})),
+      kCosts);
+  REQUIRE(kinds(plan) == std::vector{StepKind::AllReduce, StepKind::AllReduce});
+  CHECK(plan.steps[0].reduce == ReduceType::Any);
+  CHECK(plan.steps[1].reduce == ReduceType::Sum);
+  for (uint64_t seed = 1; seed <= 20; ++seed) {
+    std::mt19937_64 rng(seed);
+    const GlobalTensor global = randomGlobalTensor(plan.shape, plan.dtype, true, rng);
+    DistTensor tensor = makeSourcePieces(global, plan.src, rng);
+    executePlan(plan, tensor);
+    CHECK(checkDestinationPieces(tensor, global).ok());
+  }
+}
+
+TEST_CASE("planner cross-mesh: a move in which no process sends to another is no send_recv") {
+  const ProcessMesh global{{4}, {0, 1, 2, 3}, true};
+  const ProcessMesh upper{{2}, {2, 3}, true};
+  // Global to sub-mesh, replicated: every process of the sub-mesh holds it already.
+  const Plan relabel = planMinCost(request({4, 8}, attrOn(global, {-1, -1}), attrOn(upper, {-1, -1})), kCosts);
+  CHECK(relabel.steps.empty());
+  checkExecutes(relabel);
+  // To a split: each keeps part of what it holds, a local slice.
+  const Plan narrow = planMinCost(request({4, 8}, attrOn(global, {-1, -1}), attrOn(upper, {0, -1})), kCosts);
+  REQUIRE(kinds(narrow) == std::vector{StepKind::Slice});
+  CHECK(narrow.steps[0].groups == Groups{{2, 3}});
+  CHECK(narrow.steps[0].bytesPerRank == 2 * 8 * 4);
+  checkExecutes(narrow);
+  // An N-D mesh to a 1-D mesh over the same ids: only the slice, never a move.
+  const Plan flatten = planMinCost(request({4, 8}, attrOn(kMesh2x2, {0, -1}), attrOn(global, {0, -1})), kCosts);
+  CHECK(kinds(flatten) == std::vector{StepKind::Slice});
+  checkExecutes(flatten);
+  for (const Plan& plan : {relabel, narrow, flatten, planGreedy(request({4, 8}, attrOn(global, {-1, -1}),
+                                                                          attrOn(upper, {0, -1})), kCosts)})
+    for (const Step& step : plan.steps) CHECK(step.kind != StepKind::SendRecv);
+}
+
 TEST_CASE("planner: unknown dims are costed as 1 and flagged") {
   const Plan plan = planMinCost(request({-1, 8}, attrOn(kMesh2, {-1, -1}, {{0, ReduceType::Sum}}),
                                         attrOn(kMesh2, {-1, -1})), kCosts);

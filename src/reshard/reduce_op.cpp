@@ -65,9 +65,6 @@ std::vector<double> reducePartialWholes(std::map<std::vector<int64_t>, std::vect
   return wholes.empty() ? std::vector<double>{} : std::move(wholes.begin()->second);
 }
 
-bool reducesCommute(ReduceType a, ReduceType b) {
-  auto linear = [](ReduceType type) { return type == ReduceType::Sum || type == ReduceType::Avg; };
-  return a == b || (linear(a) && linear(b));
-}
+bool reducesCommute(ReduceType a, ReduceType b) { return a == b && a != ReduceType::Avg; }
 
 }  // namespace reshardctl

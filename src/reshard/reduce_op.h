@@ -35,8 +35,12 @@ double reduceValues(ReduceType type, DType dtype, const std::vector<double>& val
 std::vector<double> reducePartialWholes(std::map<std::vector<int64_t>, std::vector<double>> wholes,
                                         const std::vector<ReduceType>& reduceTypes, DType dtype);
 
-// Whether reducing over two mesh dims gives the same result in either order:
-// equal types, or SUM with AVG (both linear).
+// Whether reducing over two mesh dims gives the same result in either order,
+// in the element type's arithmetic: equal types, but never AVG -- its division
+// rounds (i32 pieces [[0,0],[0,1],[3,2]] average to 0 by rows first, to 1 by
+// columns first; floats round at the last bit), so AVG is never reordered,
+// even with SUM or another AVG, exact as those are in real numbers (the
+// differential test, seeds 25333 and 25540).
 bool reducesCommute(ReduceType a, ReduceType b);
 
 }  // namespace reshardctl

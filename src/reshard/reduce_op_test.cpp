@@ -33,8 +33,26 @@ TEST_CASE("reduce op: each type's reduction") {
 
 TEST_CASE("reduce op: which reductions may swap order") {
   CHECK(reducesCommute(ReduceType::Sum, ReduceType::Sum));
-  CHECK(reducesCommute(ReduceType::Sum, ReduceType::Avg));
   CHECK(reducesCommute(ReduceType::Max, ReduceType::Max));
+  // AVG's division rounds: the order shows in the element type.
+  CHECK_FALSE(reducesCommute(ReduceType::Sum, ReduceType::Avg));
+  CHECK_FALSE(reducesCommute(ReduceType::Avg, ReduceType::Avg));
+  // A grid of pieces reduced by AVG over rows then columns, or the other way.
+  auto nested = [](DType dtype, const std::vector<std::vector<double>>& grid, bool rowsFirst) {
+    const size_t rows = grid.size(), cols = grid[0].size();
+    std::vector<double> partial;
+    for (size_t i = 0; i < (rowsFirst ? rows : cols); ++i) {
+      std::vector<double> line;
+      for (size_t j = 0; j < (rowsFirst ? cols : rows); ++j) line.push_back(rowsFirst ? grid[i][j] : grid[j][i]);
+      partial.push_back(reduceValues(ReduceType::Avg, dtype, line));
+    }
+    return reduceValues(ReduceType::Avg, dtype, partial);
+  };
+  const std::vector<std::vector<double>> integers = {{0, 0}, {0, 1}, {3, 2}};
+  CHECK(nested(DType::I32, integers, true) == 0);  // avg(0, 0, 2) truncates to 0
+  CHECK(nested(DType::I32, integers, false) == 1);  // avg(1, 1)
+  const std::vector<std::vector<double>> floats = {{-5, -5}, {-5, -5}, {-5, -4}};
+  CHECK(nested(DType::F32, floats, true) != nested(DType::F32, floats, false));  // -14.5/3 rounds two ways
   CHECK_FALSE(reducesCommute(ReduceType::Sum, ReduceType::Max));
   CHECK_FALSE(reducesCommute(ReduceType::Any, ReduceType::All));
 }

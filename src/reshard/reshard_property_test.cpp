@@ -52,12 +52,14 @@ class CaseMaker {
   }
 
   // A dist attr Paddle could hold: each mesh dim replicates, splits an unused
-  // tensor dim, or is partial. ANY/ALL partials never mix with other types.
+  // tensor dim, or is partial. ANY/ALL partials mix with other types now and
+  // then (a destination with one below another type is planned for bool only).
   TensorDistAttr attr(const ProcessMesh& mesh, size_t tensorRank) {
     TensorDistAttr result;
     result.mesh = mesh;
     result.dimsMapping.assign(tensorRank, -1);
     const bool logical = pick(0, 4) == 0;
+    const bool mixed = logical && pick(0, 2) == 0;
     const ReduceType logicalType = pick(0, 1) == 0 ? ReduceType::Any : ReduceType::All;
     for (int64_t meshDim = 0; meshDim < mesh.ndim(); ++meshDim) {
       const int64_t roll = pick(0, 99);
@@ -65,7 +67,8 @@ class CaseMaker {
         const size_t dim = static_cast<size_t>(pick(0, static_cast<int64_t>(tensorRank) - 1));
         if (result.dimsMapping[dim] == -1) result.dimsMapping[dim] = meshDim;
       } else if (roll >= 70) {
-        result.partials.push_back(PartialDim{meshDim, logical ? logicalType : oneOf(kArithmetic)});
+        const bool arithmetic = !logical || (mixed && pick(0, 1) == 0);
+        result.partials.push_back(PartialDim{meshDim, arithmetic ? oneOf(kArithmetic) : logicalType});
       }
     }
     return result;
@@ -75,9 +78,25 @@ class CaseMaker {
   std::mt19937_64 rng_;
 };
 
+bool isLogical(ReduceType type) { return type == ReduceType::Any || type == ReduceType::All; }
+
 bool usesLogical(const TensorDistAttr& attr) {
   for (const PartialDim& partial : attr.partials)
-    if (partial.reduce == ReduceType::Any || partial.reduce == ReduceType::All) return true;
+    if (isLogical(partial.reduce)) return true;
+  return false;
+}
+
+// Destinations the planner refuses: an ANY/ALL partial on a lower mesh dim
+// than one of another type (not for bool), an AVG below a MAX/MIN (integers).
+bool unmakeable(const TensorDistAttr& attr, DType dtype) {
+  const bool integer = !isFloating(dtype) && !isComplex(dtype) && dtype != DType::Bool;
+  for (const PartialDim& low : attr.partials)
+    for (const PartialDim& high : attr.partials) {
+      if (low.meshDim >= high.meshDim) continue;
+      if (isLogical(low.reduce) && high.reduce != low.reduce && dtype != DType::Bool) return true;
+      const bool extreme = high.reduce == ReduceType::Max || high.reduce == ReduceType::Min;
+      if (integer && low.reduce == ReduceType::Avg && extreme) return true;
+    }
   return false;
 }
 
@@ -90,6 +109,16 @@ std::string describe(const Plan& plan) {
 
 void checkPlanMovesData(const Plan& plan, const GlobalTensor& global, const DistTensor& source) {
   INFO(describe(plan));
+  // A send_recv moves something between processes, or gives a process off the
+  // source mesh its first (empty) piece; never only `2->2 3->3` (issue 16).
+  for (const Step& step : plan.steps) {
+    if (step.kind != StepKind::SendRecv) continue;
+    const auto& sources = step.from.mesh.processIds;
+    bool needed = std::any_of(step.groups.begin(), step.groups.end(), [](const auto& pair) { return pair[0] != pair[1]; });
+    for (int64_t id : step.to.mesh.processIds)
+      needed = needed || std::find(sources.begin(), sources.end(), id) == sources.end();
+    CHECK(needed);
+  }
   DistTensor tensor = source;
   try {
     executePlan(plan, tensor);
@@ -109,6 +138,10 @@ void checkRandomReshard(CaseMaker& maker, const ReshardRequest& request) {
   REQUIRE(checkDestinationPieces(source, global).ok());
 
   const CostModel costs;
+  if (unmakeable(request.dst, request.dtype)) {
+    CHECK_THROWS_AS(planMinCost(request, costs), PlanError);
+    return;
+  }
   const Plan minCost = planMinCost(request, costs);
   const Plan greedy = planGreedy(request, costs);
   checkPlanMovesData(minCost, global, source);

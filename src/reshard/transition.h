@@ -37,7 +37,7 @@ struct Edge {
 //   S(d) -> P(r)       partial_init keeping each rank's chunk (not for AVG)
 // A partial mesh dim may only be made or reduced while every lower partial mesh
 // dim commutes with it; ANY/ALL partials are only made next to no other type,
-// since they need 0/1 pieces.
+// since they need 0/1 pieces (bool tensors excepted: all their pieces are 0/1).
 std::optional<Edge> meshDimTransition(const Layout& from, int64_t meshDim, const Placement& to,
                                       const TensorSpec& tensor, const CostModel& costs);
 
@@ -46,7 +46,9 @@ std::optional<Edge> meshDimTransition(const Layout& from, int64_t meshDim, const
 // Otherwise both layouts must be free of partials: every destination piece
 // receives the parts of the source pieces it intersects, each part from one
 // replica (the destination process itself when it holds one, else the least
-// loaded). nullopt for any other pair.
+// loaded). nullopt for any other pair. A move in which no process sends to
+// another is no send_recv: no step when every process already holds its new
+// piece, else a local `slice` of each destination's own piece.
 std::optional<Edge> meshChange(const Layout& from, const Layout& to, const TensorSpec& tensor,
                                const CostModel& costs);
 

@@ -454,7 +454,11 @@ std::string writeTensorDist(const TensorDistAttr& dist, const DistWriteStyle& st
 }
 
 // Generation A entry: `{[mesh_shape:[n],]dims_maping:[..][,partial(d,R)]}`;
-// the mesh shape is printed only when the entry's mesh is not the op's.
+// the mesh shape is printed only when the entry's mesh is not the op's
+// (silverling/paddle-paddle @2ce6c02 dist_dialect.cc: `dist_attr.
+// process_mesh_attr() != op_dist_attr.process_mesh_attr()`, attribute
+// equality with dim names, see ProcessMesh). A merged op mesh therefore
+// differs from both entries' meshes, even one with its shape and ids.
 std::string writeTensorEntryA(const TensorDistAttr& t, const ProcessMesh& opMesh) {
   std::string out = "{";
   // A mesh known only by its shape counts as the op mesh when the shapes

@@ -71,9 +71,10 @@ Value* use(ParseState& st, std::string_view name, Span where, bool* resolved) {
 }
 
 // Now that every definition is known, a name defined later is "used before
-// its definition", the rest undefined.
+// its definition", the rest undefined. They count towards the cap on errors.
 void reportUnresolved(ParseState& st) {
   for (const UnresolvedUse& use : st.unresolved) {
+    if (st.diagnostics.limitReached()) return;  // the engine stops at --max-errors
     Binding* later = findBinding(st, use.name);
     if (later && later->offset > use.where.offset) {
       Diagnostic& d = st.diagnostics.error(
@@ -206,7 +207,9 @@ Operation* createPendingOp(ParseState& st) {
   PendingOp& op = st.op();
   if (op.created) return op.created;
   checkSignature(st, op);
-  OpSpec spec;
+  OpSpec& spec = st.spec;  // every field is set below; the vectors keep their capacity
+  spec.operands.clear();
+  spec.resultTypes.clear();
   spec.name = st.program->strings().intern(op.name);
   spec.attributes = op.attributes.empty() ? std::string_view("{}") : canonicalAttributes(st, op);
   spec.distAttr = readDistAttr(st, op, spec.attributes);

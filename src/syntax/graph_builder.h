@@ -108,6 +108,7 @@ struct ParseState {
   std::vector<Block*> blocks;  // innermost last
   std::vector<std::vector<std::string_view>> blockNames;  // names defined per open block
   std::vector<PendingOp> ops;  // ops[depth] is the op being read at that depth
+  OpSpec spec;                 // the op being created, reused: no allocation per op
   size_t opDepth = 0;
   size_t nesting = 0;
 

@@ -324,9 +324,13 @@ class Printer {
 
 }  // namespace
 
+void OutputBuffer::write(std::string_view text) {
+  if (std::fwrite(text.data(), 1, text.size(), file_) != text.size()) failed_ = true;
+}
+
 void OutputBuffer::flush() {
   if (buffer_.empty()) return;
-  if (std::fwrite(buffer_.data(), 1, buffer_.size(), file_) != buffer_.size()) failed_ = true;
+  write(buffer_);
   buffer_.clear();
 }
 

@@ -16,6 +16,10 @@ class OutputBuffer {
   explicit OutputBuffer(std::FILE* file) : file_(file) { buffer_.reserve(kFlushAt + 4096); }
   ~OutputBuffer() { flush(); }
   void append(std::string_view text) {
+    if (buffer_.empty() && text.size() >= kFlushAt) {
+      write(text);  // already a large block: no copy into the buffer
+      return;
+    }
     buffer_ += text;
     if (buffer_.size() >= kFlushAt) flush();
   }
@@ -23,6 +27,8 @@ class OutputBuffer {
   bool failed() const { return failed_; }
 
  private:
+  void write(std::string_view text);
+
   static constexpr size_t kFlushAt = 1 << 20;
   std::FILE* file_;
   std::string buffer_;

@@ -39,8 +39,12 @@ void printStats(const Program& program, const PartitionResult& result, const Cos
                                        unplanned == 0 ? "" : fmt::format(" ({} could not be planned)", unplanned)));
 }
 
-bool writeStdout(const std::string& text) {
-  return std::fwrite(text.data(), 1, text.size(), stdout) == text.size() && std::fflush(stdout) == 0;
+// Writes `text` to standard output; a failure is reported with its reason.
+bool writeStdout(const std::string& text, Reporter& reporter) {
+  DiagnosticEngine diagnostics = reporter.engine();
+  if (writeTextOutput(text, "-", diagnostics) == kExitOk) return true;
+  reporter.report(diagnostics);
+  return false;
 }
 
 // What one run over several inputs gathers for its closing line and --json.
@@ -115,7 +119,7 @@ class ApplyRun {
     const std::string& name = loaded.source->name();
     const std::string text = unifiedDiff(loaded.source->text(), fileTextWithProgram(*loaded.program, loaded), name, name,
                                          UnifiedDiffOptions{3, reporter_.colorStdout()});
-    return writeStdout(text);
+    return writeStdout(text, reporter_);
   }
 
   const ApplyOptions& options_;
@@ -156,14 +160,14 @@ int runApply(const ApplyOptions& options, Reporter& reporter) {
     if (inputs.programs > 1)
       reporter.summary(stdout, fmt::format("{} {}", neededReshardsSummary(totals.reshards),
                                            inputsText(totals.inputsChanged, inputs)));
-    else if (totals.reshards > 0 && !writeStdout(neededReshardsSummary(totals.reshards) + "\n"))
+    else if (totals.reshards > 0 && !writeStdout(neededReshardsSummary(totals.reshards) + "\n", reporter))
       return kExitUsage;
   }
   if (options.check && options.json) {
     nlohmann::ordered_json document = documentJson("check");
     document["files"] = totals.files;
     document["reshards"] = totals.reshards;
-    if (!writeStdout(dumpJson(document))) return kExitUsage;
+    if (!writeStdout(dumpJson(document), reporter)) return kExitUsage;
   }
   return inputs.status;
 }

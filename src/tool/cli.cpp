@@ -1,7 +1,11 @@
 #include "tool/cli.h"
 
+#include <charconv>
+#include <cmath>
+#include <cstdint>
 #include <cstdio>
 #include <iostream>
+#include <new>
 
 #include <CLI/CLI.hpp>
 #include <fmt/format.h>
@@ -62,8 +66,15 @@ void addPartitionFlags(CLI::App& command, PartitionOptions& options) {
                    "entry's layout; a reshard back to the old layout follows the op");
 }
 
+// What the cost model accepts: any real link, nothing absurd (a typo of a
+// few digits should not silently plan for a 1e300 GB/s network).
+constexpr double kMaxBandwidthGBs = 1e6;  // 1 PB/s
+constexpr double kMaxLatencyUs = 1e9;     // 1000 s
+
 // The cost-model flags `plan` and `apply --stats` share; the per-mesh-dim
-// lists are applied after parsing (finishCostModel).
+// lists are applied after parsing (finishCostModel). Each list flag takes
+// exactly one argument, split at commas, so `--bandwidth 370,25 FILE` leaves
+// FILE to be the input.
 struct CostFlags {
   std::vector<double> bandwidths;
   std::vector<double> latencies;
@@ -71,25 +82,29 @@ struct CostFlags {
 
 void addCostModelFlags(CLI::App& command, CostModel& costs, CostFlags& flags) {
   const CostModel defaults;
+  const CLI::Validator bandwidth = numberIn(0, kMaxBandwidthGBs, true, "GB/s");
+  const CLI::Validator latency = numberIn(0, kMaxLatencyUs, false, "us");
   command.add_option("--bandwidth", flags.bandwidths,
                      "Bus bandwidth per mesh dim in GB/s, comma-separated; the last applies to higher dims")
+      ->allow_extra_args(false)  // one argument per flag; commas split it
       ->delimiter(',')
-      ->check(positiveNumber())
+      ->check(bandwidth)
       ->default_str(fmt::format("{:g}", defaults.link.bandwidthGBs));
   command.add_option("--latency", flags.latencies,
                      "Latency per ring hop per mesh dim in us, comma-separated; the last applies to higher dims")
+      ->allow_extra_args(false)  // one argument per flag; commas split it
       ->delimiter(',')
-      ->check(nonNegativeNumber())
+      ->check(latency)
       ->default_str(fmt::format("{:g}", defaults.link.latencyUs));
   command.add_option("--cross-bandwidth", costs.crossMesh.bandwidthGBs,
                      "Bandwidth of moves between meshes in GB/s")
-      ->check(positiveNumber())
+      ->check(bandwidth)
       ->capture_default_str();
   command.add_option("--cross-latency", costs.crossMesh.latencyUs, "Latency of moves between meshes in us")
-      ->check(nonNegativeNumber())
+      ->check(latency)
       ->capture_default_str();
   command.add_option("--launch-latency", costs.launchUs, "Fixed cost of every collective in us")
-      ->check(nonNegativeNumber())
+      ->check(latency)
       ->capture_default_str();
 }
 
@@ -267,12 +282,14 @@ CLI::App* defineRun(CLI::App& app, CliState& s) {
   command->add_option("--seed", run.seed, "Seed of the random test tensors")
       ->check(unsignedInteger())
       ->capture_default_str();
+  // A larger factor makes every tensor too large for the host reference (at
+  // most 2^27 elements); more iterations than kMaxRunIterations is a typo.
   command->add_option("--scale", run.scale, "Multiply every value's largest dim by this")
-      ->check(integerIn(1, std::numeric_limits<int64_t>::max()))
+      ->check(integerIn(1, kMaxRunScale))
       ->capture_default_str();
   command->add_option("--iters", run.iterations, "Runs per reshard; with more than one, the first "
                                                  "warms up and the time is the mean of the rest")
-      ->check(integerIn(1, std::numeric_limits<int>::max()))
+      ->check(integerIn(1, kMaxRunIterations))
       ->capture_default_str();
   command->add_flag("--apply", run.apply, "Run the partition pass first and run every reshard after it");
   command->add_option("--launcher", run.launcher,
@@ -421,14 +438,25 @@ int runCli(int argc, char** argv) {
   finishCostModel(s.run.costs, s.runCosts);
   finishCostModel(s.print.costs, s.printCosts);
   int status = kExitUsage;
-  if (apply->parsed()) status = runApply(s.apply, *reporter);
-  else if (plan->parsed()) status = runPlan(s.plan, *reporter);
-  else if (print->parsed()) status = runPrint(s.print, *reporter);
-  else if (verify->parsed()) status = runVerify(s.verify, *reporter);
-  else if (run->parsed()) status = runRun(s.run, *reporter);
-  else if (diff->parsed()) status = runDiff(s.diff, *reporter);
-  else if (list->parsed()) status = runList(s.list, *reporter);
-  else if (validate->parsed()) status = runValidate(s.validate, *reporter);
+  // The one place a command's running out of memory (or any exception that
+  // escaped it) is reported: unwinding has removed any temporary output, so
+  // an earlier output file is as it was.
+  try {
+    if (apply->parsed()) status = runApply(s.apply, *reporter);
+    else if (plan->parsed()) status = runPlan(s.plan, *reporter);
+    else if (print->parsed()) status = runPrint(s.print, *reporter);
+    else if (verify->parsed()) status = runVerify(s.verify, *reporter);
+    else if (run->parsed()) status = runRun(s.run, *reporter);
+    else if (diff->parsed()) status = runDiff(s.diff, *reporter);
+    else if (list->parsed()) status = runList(s.list, *reporter);
+    else if (validate->parsed()) status = runValidate(s.validate, *reporter);
+  } catch (const std::bad_alloc&) {
+    reporter->toolError("out of memory: this run needs more memory than the system (or ulimit -v) allows");
+    status = kExitUsage;
+  } catch (const std::exception& e) {
+    reporter->toolError(fmt::format("internal error: {}", e.what()));
+    status = kExitUsage;
+  }
   reporter->finish();
   return status;
 }

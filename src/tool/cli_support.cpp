@@ -91,6 +91,18 @@ std::string unknownArguments(const CLI::App& command, const std::string& command
 CLI::Validator positiveNumber() { return numberAbove(0, false, "a number greater than 0"); }
 CLI::Validator nonNegativeNumber() { return numberAbove(0, true, "a number of at least 0"); }
 
+CLI::Validator numberIn(double min, double max, bool minExcluded, const char* unit) {
+  const std::string range = minExcluded ? fmt::format("greater than {:g} and at most {:g}", min, max)
+                                        : fmt::format("from {:g} to {:g}", min, max);
+  return CLI::Validator(
+      [=](std::string& text) -> std::string {
+        double value = 0;
+        if (parseNumber(text, &value) && (minExcluded ? value > min : value >= min) && value <= max) return "";
+        return fmt::format("must be a number {} ({}), not '{}'", range, unit, text);
+      },
+      "");
+}
+
 CLI::Validator integerIn(int64_t min, int64_t max) {
   return CLI::Validator(
       [=](std::string& text) -> std::string {

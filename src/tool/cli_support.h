@@ -14,6 +14,9 @@ namespace reshardctl {
 // (1e400) fail too.
 CLI::Validator positiveNumber();
 CLI::Validator nonNegativeNumber();
+// A bounded quantity: "must be a number greater than 0 and at most 1e+06
+// (GB/s), not '1e400'" (`minExcluded`: above min; else from min).
+CLI::Validator numberIn(double min, double max, bool minExcluded, const char* unit);
 // "must be an integer from 1 to 2147483647, not '0'"; `max` defaults to the
 // type's largest.
 CLI::Validator integerIn(int64_t min, int64_t max);

@@ -62,6 +62,11 @@ struct VerifyOptions {
 };
 int runVerify(const VerifyOptions& options, Reporter& reporter);
 
+// --scale beyond this makes every tensor too large for the host reference
+// (reshard_run.h: at most 2^27 elements); --iters beyond this is a typo.
+constexpr int64_t kMaxRunScale = int64_t{1} << 27;
+constexpr int kMaxRunIterations = 1'000'000;
+
 struct RunOptions {
   std::string input = "-";
   std::string output = "-";  // the report

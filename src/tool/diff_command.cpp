@@ -28,7 +28,10 @@ void loadTwoOfOneFile(const DiffCommandOptions& options, DiagnosticEngine& befor
                       DiagnosticEngine& afterDiagnostics, LoadedProgram* before, LoadedProgram* after) {
   int failure = kExitOk;
   std::shared_ptr<SourceFile> source = readSourceFile(options.before, beforeDiagnostics, &failure);
-  if (!source) return;
+  if (!source || failure != kExitOk) {
+    before->source = std::move(source);  // the diagnostics point into it
+    return;
+  }
   *before = loadProgramFrom(source, beforeDiagnostics, options.programs[0]);
   *after = loadProgramFrom(source, afterDiagnostics, options.programs[1]);
 }
@@ -42,16 +45,28 @@ const char* usageProblem(const DiffCommandOptions& options) {
   return nullptr;
 }
 
-std::string diffText(const ProgramDiff& diff, const LoadedProgram& before, const LoadedProgram& after,
-                     const DiffCommandOptions& options, bool color) {
-  if (options.json) return dumpJson(programDiffJson(diff, *before.source, *after.source));
-  if (diff.equal()) return "";
-  if (options.stat) return formatDiffStat(diff);
-  // The summary line first, in the listing as in -u (where patch and git
-  // apply skip text before the "---" header).
-  if (!options.unified) return formatDiffStat(diff) + formatDiff(diff, *before.source, *after.source);
-  return formatDiffStat(diff) + unifiedDiff(programText(before), programText(after), before.source->name(),
-                                            after.source->name(), UnifiedDiffOptions{options.context, color});
+// The chosen form of the diff on `out`: JSON; the summary line (equal
+// programs too: "0 ops added, ..."); the summary line and the listing
+// (nothing when equal, as diff(1)), written change by change; or the summary
+// line and a unified diff of the two texts.
+bool writeDiffOutput(const ProgramDiff& diff, const LoadedProgram& before, const LoadedProgram& after,
+                     const DiffCommandOptions& options, bool color, std::FILE* out) {
+  bool written = true;
+  auto put = [&](std::string_view text) { written = std::fwrite(text.data(), 1, text.size(), out) == text.size() && written; };
+  if (options.json) {
+    put(dumpJson(programDiffJson(diff, *before.source, *after.source)));
+  } else if (options.stat) {
+    put(formatDiffStat(diff));
+  } else if (diff.equal()) {
+  } else if (!options.unified) {
+    put(formatDiffStat(diff));  // the summary line first, in the listing as in -u
+    writeDiff(diff, *before.source, *after.source, put);
+  } else {
+    // The summary line first: patch and git apply skip text before the "---" header.
+    put(formatDiffStat(diff) + unifiedDiff(programText(before), programText(after), before.source->name(),
+                                           after.source->name(), UnifiedDiffOptions{options.context, color}));
+  }
+  return written;
 }
 
 }  // namespace
@@ -77,9 +92,12 @@ int runDiff(const DiffCommandOptions& options, Reporter& reporter) {
   if (!before.program || !after.program) return kDiffTrouble;
 
   ProgramDiff diff = diffPrograms(*before.program, *after.program, {options.ignoredAttributes});
-  const std::string text = diffText(diff, before, after, options, reporter.colorStdout());
-  if (std::fwrite(text.data(), 1, text.size(), stdout) != text.size() || std::fflush(stdout) != 0) {
-    reporter.toolError("cannot write the diff to standard output");
+  DiagnosticEngine output = reporter.engine();
+  const int written = writeOutput("-", output, [&](std::FILE* out) {
+    return writeDiffOutput(diff, before, after, options, reporter.colorStdout(), out);
+  });
+  if (written != kExitOk) {
+    reporter.report(output);
     return kDiffTrouble;
   }
   return diff.equal() ? kDiffEqual : kDiffDifferent;

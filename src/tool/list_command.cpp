@@ -48,7 +48,7 @@ int runList(const ListOptions& options, Reporter& reporter) {
         DiagnosticEngine diagnostics = reporter.engine();
         int status = kExitOk;
         std::shared_ptr<SourceFile> source = readSourceFile(input.path, diagnostics, &status);
-        if (!source) {
+        if (!source || status != kExitOk) {  // unreadable, or cut (too large, binary): reported
           reporter.report(diagnostics);
           return InputOutcome{status, ""};
         }
@@ -62,8 +62,7 @@ int runList(const ListOptions& options, Reporter& reporter) {
         }
         document["files"].push_back({{"file", source->name()}, {"programs", programsJson(*source, programs)}});
         if (!programs.empty()) {
-          if (options.inputs.paths.size() > 1 || options.inputs.recursive)
-            table += (table.empty() ? "" : "\n") + source->name() + ":\n";
+          if (input.oneOfSeveral) table += (table.empty() ? "" : "\n") + source->name() + ":\n";
           table += formatProgramTable(programs);
         }
         reporter.report(diagnostics);

@@ -1,13 +1,27 @@
 // Output that appears only on success: a regular file is written to a
-// temporary file beside it and renamed over it by commit(); without commit()
-// nothing changes (an earlier output survives a failed run). "-" is standard
-// output; /dev/stdout, /dev/stderr, /dev/fd/N and /proc/self/fd/N write to
-// that open descriptor; a path that is not a regular file (a fifo, /dev/null)
-// is written directly; a symlink is followed, so the file it names is replaced
-// and the link stays.
+// temporary file beside it (a short hidden name, `.reshardctl-XXXXXX`, so
+// output names up to the system's limit work) and published by commit();
+// without commit() nothing changes (an earlier output survives a failed run),
+// and a SIGINT/SIGTERM/SIGHUP removes the temporary file (temp_file_guard.h).
+//
+// Publishing keeps what the replaced file was: its mode and owner are given
+// to the temporary file, which is renamed over it (atomic). When that would
+// lose something — the file has other hard links, or its owner cannot be
+// given (not root) — the complete output is copied into the file in place
+// instead, after space for it is reserved, so the file keeps its inode.
+//
+// "-" is standard output; /dev/stdout, /dev/stderr, /dev/fd/N and
+// /proc/self/fd/N write to that open descriptor; a path that is not a
+// regular file (a fifo, /dev/null) is written directly; symlinks are followed
+// (also to a target that does not exist yet, which is created), so the file
+// they name is replaced and the links stay. Every write error is reported
+// with its reason ("No space left on device").
 #pragma once
 
+#include <sys/types.h>
+
 #include <cstdio>
+#include <memory>
 #include <optional>
 #include <string>
 
@@ -25,13 +39,26 @@ class OutputFile {
   std::FILE* stream() const { return stream_; }
   // Flushes and publishes the output; returns false (and sets `error`) on failure.
   bool commit(std::string* error);
+  // Gives the output up: nothing is published. Sets `error` to why writing
+  // failed, when it did (a full disk, a closed pipe), else leaves it alone.
+  void abandon(std::string* error);
+
+  struct Sink;  // where the stream's bytes go, and the first write error
 
  private:
-  OutputFile() = default;
-  std::string path_;
-  std::string tempPath_;  // empty when writing directly
+  OutputFile();
+  bool closeStream(std::string* error);
+  bool publish(std::string* error);
+  bool copyInPlace(std::string* error);
+  bool copyTempOver(std::string* error);
+
+  std::string requested_;  // the name given, for messages
+  std::string path_;       // the file published (symlinks followed)
+  std::string tempPath_;   // empty when writing directly
+  int guardSlot_ = -1;     // TempFileGuard's slot for tempPath_
+  bool inPlace_ = false;   // publish by copying into path_ (keeps its inode)
+  std::unique_ptr<Sink> sink_;
   std::FILE* stream_ = nullptr;
-  bool ownsStream_ = false;
   bool committed_ = false;
 };
 

@@ -70,6 +70,10 @@ std::optional<std::string> viewText(const LoadedProgram& loaded, const PrintOpti
   return htmlView(view, selection, options, reporter, failure);
 }
 
+// printLoaded's status when the output could not be written: runPrint
+// reports it once, with the reason the output file knows.
+constexpr int kWriteFailed = -1;
+
 bool put(std::FILE* out, const std::string& text) {
   return std::fwrite(text.data(), 1, text.size(), out) == text.size();
 }
@@ -85,12 +89,12 @@ std::string viewHeader(const std::string& emit, const std::string& name) {
   return "";
 }
 
-// One loaded program in the chosen form; an exit code.
+// One loaded program in the chosen form; an exit code or kWriteFailed.
 int printLoaded(const LoadedProgram& loaded, const PrintOptions& options, const std::string& emit,
                 Reporter& reporter, DiagnosticEngine& diagnostics, std::FILE* out, const std::string& header) {
   bool written = true;
   if (emit == "json") {
-    written = put(out, dumpJson(programToJson(*loaded.program, loaded.source.get())));
+    written = writeProgramJson(*loaded.program, loaded.source.get(), out);  // streamed: one op at a time
   } else if (isView(emit)) {
     int failure = kExitOk;
     std::optional<std::string> text = viewText(loaded, options, emit, reporter, diagnostics, &failure);
@@ -99,9 +103,7 @@ int printLoaded(const LoadedProgram& loaded, const PrintOptions& options, const 
   } else {
     written = printProgram(*loaded.program, out);
   }
-  if (written) return kExitOk;
-  diagnostics.error("cannot write '" + options.output + "'");
-  return kExitUsage;
+  return written ? kExitOk : kWriteFailed;
 }
 
 }  // namespace
@@ -125,17 +127,21 @@ int runPrint(const PrintOptions& options, Reporter& reporter) {
     reporter.toolError(error);
     return kExitUsage;
   }
+  bool writeFailed = false;
   int status = forEachFile(files, options.inputs, reporter, stderr, [&](const InputProgram& input) {
     DiagnosticEngine diagnostics = reporter.engine();
     LoadedProgram loaded = loadProgram(input, diagnostics);
     int fileStatus = loaded.failure;
     const std::string header = input.oneOfSeveral ? viewHeader(emit, input.name) : "";
-    if (loaded.program) fileStatus = printLoaded(loaded, options, emit, reporter, diagnostics, out->stream(), header);
+    if (loaded.program && !writeFailed)
+      fileStatus = printLoaded(loaded, options, emit, reporter, diagnostics, out->stream(), header);
+    if (fileStatus == kWriteFailed) writeFailed = true, fileStatus = kExitUsage;
     std::fflush(out->stream());  // each input's text before the line saying how it went (stderr)
     reporter.report(diagnostics);
     return InputOutcome{fileStatus, fileStatus == kExitOk ? "ok" : "failed"};
   }).status;
-  if (status == kExitOk && !out->commit(&error)) {
+  if (writeFailed) out->abandon(&error);
+  if (writeFailed || (status == kExitOk && !out->commit(&error))) {
     reporter.toolError(error.empty() ? "cannot write '" + options.output + "'" : error);
     status = kExitUsage;
   }

@@ -1,7 +1,11 @@
 #include "tool/program_io.h"
 
 #include <algorithm>
+#include <charconv>
+#include <cstdint>
 #include <cstdio>
+#include <cstdlib>
+#include <functional>
 
 #include <fmt/format.h>
 
@@ -13,6 +17,25 @@
 namespace reshardctl {
 
 namespace {
+
+// RESHARDCTL_MAX_INPUT: a smaller input size limit than SourceFile's 4 GiB, in
+// bytes or with a suffix K, M, G (powers of 1024), e.g. "512M".
+std::optional<size_t> inputLimit(std::string* error) {
+  const char* text = std::getenv("RESHARDCTL_MAX_INPUT");
+  if (text == nullptr || *text == '\0') return SourceFile::kMaxInputBytes;
+  std::string_view spec(text);
+  uint64_t number = 0;
+  auto [end, ec] = std::from_chars(spec.data(), spec.data() + spec.size(), number);
+  std::string_view suffix(end, static_cast<size_t>(spec.data() + spec.size() - end));
+  int shift = suffix.empty() ? 0 : suffix == "K" ? 10 : suffix == "M" ? 20 : suffix == "G" ? 30 : -1;
+  if (ec != std::errc() || shift < 0 || number == 0 ||
+      number > (SourceFile::kMaxInputBytes >> shift)) {
+    *error = fmt::format("RESHARDCTL_MAX_INPUT='{}' is not a size from 1 to 4G-1 bytes "
+                         "(a number of bytes, or with a suffix K, M or G)", spec);
+    return std::nullopt;
+  }
+  return static_cast<size_t>(number << shift);
+}
 
 bool isIndex(const std::string& selector) {
   return !selector.empty() && selector.size() <= 9 &&
@@ -54,6 +77,15 @@ LoadedProgram parseFound(std::shared_ptr<SourceFile> source, const FoundProgram*
   loaded.index = index;
   ParseResult parsed = parseProgram(*loaded.source, diagnostics, loaded.begin, loaded.end);
   loaded.denselyNumbered = parsed.denselyNumbered;
+  if (std::optional<size_t> missing = loaded.source->truncatedAt()) {
+    // What was parsed is not the file: errors about its zeros would mislead.
+    diagnostics.clear();
+    diagnostics.error(fmt::format("'{}' was truncated (or failed to read) while it was being read: "
+                                  "its bytes from offset {} on are missing",
+                                  loaded.source->name(), *missing));
+    loaded.failure = kExitUsage;
+    return loaded;
+  }
   if (!parsed.program || !verifyProgram(*parsed.program, diagnostics)) {
     loaded.failure = kExitBadInput;
     return loaded;
@@ -67,18 +99,21 @@ LoadedProgram parseFound(std::shared_ptr<SourceFile> source, const FoundProgram*
 std::shared_ptr<SourceFile> readSourceFile(const std::string& path, DiagnosticEngine& diagnostics,
                                            int* failure) {
   std::string error;
-  std::optional<SourceFile> source = SourceFile::load(path, &error);
+  std::optional<size_t> limit = inputLimit(&error);
+  std::optional<SourceFile> source;
+  if (limit) source = SourceFile::load(path, &error, {*limit});
   if (!source) {
     diagnostics.error(error);
     *failure = kExitUsage;
     return nullptr;
   }
-  if (source->text().size() >= (size_t{1} << 32)) {
-    diagnostics.error("input larger than 4 GiB is not supported");
+  auto file = std::make_shared<SourceFile>(std::move(*source));
+  if (const auto& cutoff = file->cutoff()) {  // too large, endless or binary: shown where reading stopped
+    diagnostics.setSource(file.get());
+    diagnostics.error(cutoff->offset, 1, cutoff->message);
     *failure = kExitBadInput;
-    return nullptr;
   }
-  return std::make_shared<SourceFile>(std::move(*source));
+  return file;
 }
 
 LoadedProgram loadProgramFrom(std::shared_ptr<SourceFile> source, DiagnosticEngine& diagnostics,
@@ -106,8 +141,9 @@ LoadedProgram loadProgram(const InputProgram& input, DiagnosticEngine& diagnosti
 LoadedProgram loadProgram(const std::string& path, DiagnosticEngine& diagnostics, const std::string& selector) {
   int failure = kExitOk;
   std::shared_ptr<SourceFile> source = readSourceFile(path, diagnostics, &failure);
-  if (!source) {
+  if (!source || failure != kExitOk) {
     LoadedProgram loaded;
+    loaded.source = std::move(source);  // the diagnostics point into it
     loaded.failure = failure;
     return loaded;
   }
@@ -138,18 +174,20 @@ std::string formatProgramTable(const std::vector<FoundProgram>& programs) {
   return out;
 }
 
-int writeProgram(const Program& program, const std::string& path, DiagnosticEngine& diagnostics) {
+int writeOutput(const std::string& path, DiagnosticEngine& diagnostics,
+                const std::function<bool(std::FILE*)>& render) {
   std::string error;
   std::optional<OutputFile> out = OutputFile::open(path, &error);
   if (!out) {
     diagnostics.error(error);
     return kExitUsage;
   }
-  if (!printProgram(program, out->stream()) || !out->commit(&error)) {
-    diagnostics.error(error.empty() ? "cannot write '" + path + "'" : error);
-    return kExitUsage;
-  }
-  return kExitOk;
+  // A failed write is known to the output file, with its reason; a render
+  // that failed publishes nothing.
+  if (!render(out->stream())) out->abandon(&error);
+  else if (out->commit(&error)) return kExitOk;
+  diagnostics.error(error.empty() ? "cannot write '" + path + "'" : error);
+  return kExitUsage;
 }
 
 std::string fileTextWithProgram(const Program& program, const LoadedProgram& loaded) {
@@ -164,25 +202,34 @@ std::string fileTextWithProgram(const Program& program, const LoadedProgram& loa
   return whole;
 }
 
+int writeProgram(const Program& program, const std::string& path, DiagnosticEngine& diagnostics) {
+  return writeOutput(path, diagnostics, [&](std::FILE* out) { return printProgram(program, out); });
+}
+
 int writeProgramInPlace(const Program& program, const LoadedProgram& loaded, const std::string& path,
                         DiagnosticEngine& diagnostics) {
   std::string_view text = loaded.source->text();
   if (loaded.begin == 0 && loaded.end == text.size()) return writeProgram(program, path, diagnostics);
-  return writeTextOutput(fileTextWithProgram(program, loaded), path, diagnostics);
+  return writeOutput(path, diagnostics, [&](std::FILE* stream) {
+    auto put = [stream](std::string_view part) {
+      return std::fwrite(part.data(), 1, part.size(), stream) == part.size();
+    };
+    bool written = put(text.substr(0, loaded.begin));
+    if (text[loaded.end - 1] == '\n') {
+      written = written && printProgram(program, stream);
+    } else {  // the closing line went on (`}  // end`): the rest follows the '}'
+      std::string printed = printProgramToString(program);
+      printed.pop_back();
+      written = written && put(printed);
+    }
+    return written && put(text.substr(loaded.end));
+  });
 }
 
 int writeTextOutput(const std::string& text, const std::string& path, DiagnosticEngine& diagnostics) {
-  std::string error;
-  std::optional<OutputFile> out = OutputFile::open(path, &error);
-  if (!out) {
-    diagnostics.error(error);
-    return kExitUsage;
-  }
-  if (std::fwrite(text.data(), 1, text.size(), out->stream()) != text.size() || !out->commit(&error)) {
-    diagnostics.error(error.empty() ? "cannot write '" + path + "'" : error);
-    return kExitUsage;
-  }
-  return kExitOk;
+  return writeOutput(path, diagnostics, [&](std::FILE* out) {
+    return std::fwrite(text.data(), 1, text.size(), out) == text.size();
+  });
 }
 
 }  // namespace reshardctl

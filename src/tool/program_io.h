@@ -7,6 +7,8 @@
 // file of several programs without a choice is a usage error that lists them.
 #pragma once
 
+#include <cstdio>
+#include <functional>
 #include <memory>
 #include <string>
 #include <vector>
@@ -42,6 +44,9 @@ LoadedProgram loadProgram(const std::string& path, DiagnosticEngine& diagnostics
                           const std::string& selector = "");
 
 // The same in two steps, for reading two programs of one file (`diff`).
+// readSourceFile returns nullptr when the file cannot be read; a file cut at
+// the size limit or at binary data comes back with *failure set and its
+// error reported (the diagnostics point into it: keep it while they live).
 std::shared_ptr<SourceFile> readSourceFile(const std::string& path, DiagnosticEngine& diagnostics,
                                            int* failure);
 LoadedProgram loadProgramFrom(std::shared_ptr<SourceFile> source, DiagnosticEngine& diagnostics,
@@ -62,6 +67,11 @@ int writeProgramInPlace(const Program& program, const LoadedProgram& loaded, con
 // The file `loaded` came from with its program's lines replaced by `program`
 // printed: what --in-place writes, and what apply --diff compares with.
 std::string fileTextWithProgram(const Program& program, const LoadedProgram& loaded);
+// Writes what `render` prints to `path` ("-" = stdout) atomically; a failed
+// write (or `render` returning false) is diagnosed with its reason. Returns an
+// exit code.
+int writeOutput(const std::string& path, DiagnosticEngine& diagnostics,
+                const std::function<bool(std::FILE*)>& render);
 
 // Writes `text` to `path` ("-" = stdout) atomically. Returns an exit code.
 int writeTextOutput(const std::string& text, const std::string& path, DiagnosticEngine& diagnostics);

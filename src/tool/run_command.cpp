@@ -70,8 +70,9 @@ std::vector<int64_t> ranksOf(const std::vector<Row>& rows) {
 std::vector<Row> planRows(const std::vector<ReshardReport>& reports, const RunOptions& options) {
   std::vector<Row> rows;
   for (const ReshardReport& report : reports) {
-    Row row{&report, std::nullopt, scaledRequest(report.request, options.scale), {}};
+    Row row{&report, std::nullopt, report.request, {}};
     try {
+      row.request = scaledRequest(report.request, options.scale);
       row.plan = planMinCost(row.request, options.costs);
     } catch (const std::exception& e) {
       row.outcome.problem = e.what();
@@ -219,9 +220,11 @@ std::unique_ptr<ProcessGroup> startTeam(const RunOptions& options, Reporter& rep
   std::string error;
   std::unique_ptr<ProcessGroup> processes = startProcessGroup(&error);
   if (!processes) {
-    // Going on would have every process drive every GPU of its node.
-    if (launch->rank.value_or(0) == 0)
-      reporter.toolError(fmt::format("the multi-process mode was asked for ({}), but {}", launch->variable, error));
+    // Going on would have every process drive every GPU of its node. Each
+    // process says why it stops (with no world, none can speak for the rest).
+    const int rank = launch->rank.value_or(0);
+    reporter.toolError(fmt::format("{}the multi-process mode was asked for ({}), but {}",
+                                   rank == 0 ? "" : fmt::format("process {}: ", rank), launch->variable, error));
     *status = kExitUsage;
   }
   return processes;

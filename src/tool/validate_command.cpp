@@ -6,6 +6,7 @@
 #include <cstdio>
 #include <functional>
 #include <memory>
+#include <new>
 #include <optional>
 #include <set>
 
@@ -165,7 +166,9 @@ class InputValidator {
     } catch (const BackendError& e) {
       diagnostics.error(fmt::format("the {} backend failed on {}: {}", backend->name(), input.name, e.what()));
       return kExitUsage;
-    } catch (const std::exception& e) {  // out of memory, or a bug: say so rather than crash
+    } catch (const std::bad_alloc&) {
+      throw;  // reported in one place, runCli
+    } catch (const std::exception& e) {  // a bug: say so rather than crash
       diagnostics.error(fmt::format("validate could not go on with {}: {}", input.name, e.what()));
       return kExitUsage;
     }

@@ -1,0 +1,127 @@
+#!/usr/bin/env bash
+# Resource faults and hostile inputs, one check per call (tests/resource_tests.cmake):
+#   resource_faults.sh TOOL SEED CHECK
+# TOOL: the reshardctl binary; SEED: samples/seed_mlp_before.ir. Every check
+# is deterministic: limits and pipes, never timing.
+set -u
+tool=$1 seed=$2 check=$3
+work=$(mktemp -d) && trap 'rm -rf "$work"' EXIT
+fail() { echo "FAIL: $*"; [ -s "$work/stderr" ] && head -c 2000 "$work/stderr"; exit 1; }
+# expect STATUS PATTERN CMD...: the exit status, and PATTERN (grep -E) in stderr.
+expect() {
+  local status=$1 pattern=$2; shift 2
+  "$@" >"$work/stdout" 2>"$work/stderr"
+  local got=$?
+  [ "$got" -eq "$status" ] || fail "$* exited $got, expected $status"
+  grep -Eq -- "$pattern" "$work/stderr" || fail "$*: stderr does not match '$pattern'"
+}
+no_temp_left() { ! ls -A "$1" | grep -q reshardctl- || fail "a temporary file was left: $(ls -A "$1")"; }
+
+case $check in
+  out-of-memory)
+    # A real allocation failure under an address-space limit: `run` asked for
+    # tensors of 2^27 doubles (1 GiB each) with 400 MB to live in.
+    echo "earlier output" >"$work/out.txt"
+    (ulimit -v 400000; exec "$tool" run --apply --scale 4194304 "$seed" -o "$work/out.txt") 2>"$work/stderr"
+    status=$?
+    [ $status -eq 2 ] || fail "out of memory exited $status, expected 2"
+    grep -q "^reshardctl: error: out of memory" "$work/stderr" || fail "no out-of-memory message"
+    ! grep -q "terminate called" "$work/stderr" || fail "std::bad_alloc escaped"
+    [ "$(cat "$work/out.txt")" = "earlier output" ] || fail "the earlier output changed"
+    no_temp_left "$work"
+    ;;
+  endless-pipe)
+    # `yes` never ends: reading stops at the limit, with a located error.
+    RESHARDCTL_MAX_INPUT=64K expect 1 '^<stdin>:[0-9]+:[0-9]+: error: the input is larger than the limit of 64 KiB' \
+      bash -c "yes '    (%0) = \"pd_op.full\" () {} : () -> builtin.tensor<f32>' | \"\$0\" apply -" "$tool"
+    ;;
+  endless-fifo)
+    mkfifo "$work/fifo"
+    yes '    (%0) = "pd_op.full" () {} : () -> builtin.tensor<f32>' >"$work/fifo" 2>/dev/null &
+    writer=$!
+    RESHARDCTL_MAX_INPUT=1M expect 1 "^$work/fifo:[0-9]+:[0-9]+: error: the input is larger than the limit of 1 MiB" \
+      "$tool" apply "$work/fifo"
+    kill $writer 2>/dev/null; wait $writer 2>/dev/null
+    ;;
+  dev-zero)
+    expect 1 '^/dev/zero:1:1: error: a NUL byte: the input is binary data' "$tool" apply /dev/zero
+    expect 1 '^<stdin>:1:1: error: a NUL byte' bash -c '"$0" print - </dev/zero' "$tool"
+    ;;
+  input-limit)
+    RESHARDCTL_MAX_INPUT=1000 expect 1 "^$seed:[0-9]+:[0-9]+: error: the input is larger than the limit of 1000 bytes" \
+      "$tool" verify "$seed"
+    RESHARDCTL_MAX_INPUT=12Q expect 2 "^reshardctl: error: RESHARDCTL_MAX_INPUT='12Q' is not a size" "$tool" verify "$seed"
+    RESHARDCTL_MAX_INPUT=5G expect 2 "RESHARDCTL_MAX_INPUT='5G' is not a size from 1 to 4G-1" "$tool" verify "$seed"
+    ;;
+  stdin-is-a-file)
+    # Standard input redirected from a file is mapped like the file itself.
+    "$tool" apply - <"$seed" >"$work/a" || fail "apply - < file exited $?"
+    "$tool" apply "$seed" >"$work/b" || fail "apply file exited $?"
+    cmp -s "$work/a" "$work/b" || fail "stdin and file outputs differ"
+    ;;
+  write-errors)
+    # Every failed write says why, with exit 2.
+    full='No space left on device'
+    expect 2 "cannot write '<stdout>': $full" bash -c '"$0" apply --check "$1" >/dev/full' "$tool" "$seed"
+    expect 2 "cannot write '<stdout>': $full" bash -c '"$0" apply "$1" >/dev/full' "$tool" "$seed"
+    expect 2 "cannot write '/dev/full': $full" "$tool" print --emit=json "$seed" -o /dev/full
+    expect 2 "cannot write '<stdout>': $full" bash -c '"$0" diff --stat "$1" "$1" >/dev/full' "$tool" "$seed"
+    expect 2 "cannot write '<stdout>': $full" bash -c '"$0" plan --apply "$1" >/dev/full' "$tool" "$seed"
+    expect 2 "cannot write '<stdout>': $full" bash -c '"$0" run --apply "$1" >/dev/full' "$tool" "$seed"
+    ;;
+  fake-mpi-world)
+    # mpirun's variables without mpirun (or without an MPI build): exit 2 with a reason.
+    OMPI_COMM_WORLD_SIZE=2 expect 2 '^reshardctl: error: .+' timeout 120 "$tool" run --backend nccl --apply "$seed"
+    OMPI_COMM_WORLD_SIZE=2 OMPI_COMM_WORLD_RANK=1 expect 2 '^reshardctl: error: .+' \
+      timeout 120 "$tool" run --backend nccl --apply "$seed"
+    ;;
+  cost-flags)
+    "$tool" plan --bandwidth 370,25 --latency 1,2 "$seed" >"$work/stdout" 2>"$work/stderr" ||
+      fail "--bandwidth 370,25 FILE exited $?"
+    grep -q "mesh dim 0: 370 GB/s, 1 us/hop; mesh dim 1: 25 GB/s, 2 us/hop" "$work/stdout" ||
+      fail "the cost model did not take both values: $(tail -1 "$work/stdout")"
+    for bad in nan inf -1 0 1e300 370,nan 12x; do
+      expect 2 "--bandwidth: must be a number greater than 0 and at most 1e\+06 \(GB/s\), not '[^']*'" \
+        "$tool" plan --bandwidth "$bad" "$seed"
+      [ "$(wc -c <"$work/stderr")" -lt 200 ] || fail "--bandwidth $bad: a long message"
+    done
+    expect 2 "--latency: must be a number from 0 to 1e\+09 \(us\), not '-2'" "$tool" plan --latency -2 "$seed"
+    expect 2 "--cross-bandwidth: must be a number .*, not 'nan'" "$tool" plan --cross-bandwidth nan "$seed"
+    ;;
+  scale-flag)
+    for bad in 0 -3 9223372036854775808 134217729 1.5; do
+      expect 2 "--scale: must be an integer from 1 to 134217728, not '[^']*'" "$tool" run --scale "$bad" "$seed"
+    done
+    expect 2 "--iters: must be an integer from 1 to 1000000, not '0'" "$tool" run --iters 0 "$seed"
+    ;;
+  size-overflow)
+    # 2^60 x 8 f32 elements: 2^65 bytes. A located error, never a wrapped size.
+    sed 's/4x8xf32/1152921504606846976x8xf32/g' "$seed" >"$work/huge.ir"
+    expect 1 "^$work/huge.ir:[0-9]+:[0-9]+: error: cannot plan the reshard of %8: the tensor \(1152921504606846976x8xf32\) is too large" \
+      "$tool" plan --apply "$work/huge.ir"
+    ! grep -q "bytes_per_rank.: *-" "$work/stdout" || fail "a negative byte count"
+    # dims x --scale overflowing 64 bits: that reshard fails, nothing passes.
+    sed 's/4x8xf32/4398046511104x8xf32/g' "$seed" >"$work/wide.ir"
+    "$tool" run --apply --scale 134217728 "$work/wide.ir" >"$work/stdout" 2>"$work/stderr"
+    [ $? -eq 1 ] || fail "an overflowing --scale should fail the run"
+    grep -q "makes the tensor's largest dim (4398046511104) overflow 64 bits" "$work/stdout" || fail "no overflow row"
+    grep -q "^0 passed" "$work/stdout" || fail "something passed: $(tail -1 "$work/stdout")"
+    ;;
+  in-place-hard-link)
+    cp "$seed" "$work/prog.ir" && ln "$work/prog.ir" "$work/other.ir" && chmod 640 "$work/prog.ir"
+    inode=$(stat -c %i "$work/prog.ir")
+    "$tool" apply -i "$work/prog.ir" || fail "apply -i exited $?"
+    [ "$(stat -c '%i %h %a' "$work/prog.ir")" = "$inode 2 640" ] || fail "inode, links or mode changed"
+    cmp -s "$work/prog.ir" "$work/other.ir" || fail "the other link does not see the output"
+    "$tool" apply "$seed" | cmp -s - "$work/other.ir" || fail "wrong output"
+    no_temp_left "$work"
+    ;;
+  long-output-name)
+    name=$work/$(printf 'n%.0s' $(seq 1 250)).ir
+    "$tool" apply "$seed" -o "$name" || fail "a 253-byte output name exited $?"
+    [ -s "$name" ] || fail "the output is missing"
+    no_temp_left "$work"
+    ;;
+  *) echo "unknown check $check"; exit 2 ;;
+esac
+echo ok

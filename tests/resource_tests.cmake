@@ -1,0 +1,20 @@
+# Resource faults and hostile inputs (tests/resource_faults.sh): out of memory,
+# endless and binary input, the input size limit, write errors, flag values,
+# sizes that overflow 64 bits, output files kept whole. Fast and deterministic.
+set(RESOURCE_FAULTS ${CMAKE_SOURCE_DIR}/tests/resource_faults.sh)
+set(RESOURCE_CHECKS endless-pipe endless-fifo dev-zero input-limit stdin-is-a-file write-errors
+                    fake-mpi-world cost-flags scale-flag size-overflow in-place-hard-link long-output-name)
+# An address-space limit cannot coexist with a sanitizer's shadow memory.
+if(NOT RESHARDCTL_SANITIZE)
+  list(APPEND RESOURCE_CHECKS out-of-memory)
+endif()
+foreach(check ${RESOURCE_CHECKS})
+  add_test(NAME resources.${check}
+           COMMAND ${RESOURCE_FAULTS} $<TARGET_FILE:reshardctl> ${CMAKE_SOURCE_DIR}/samples/seed_mlp_before.ir ${check})
+endforeach()
+
+# diff --stat on equal programs still prints its summary line.
+add_test(NAME cli.diff.same-file-stat
+         COMMAND ${CMAKE_SOURCE_DIR}/tests/run_cli_case.sh 0 tests/golden/diff/same.stat.expected
+                 $<TARGET_FILE:reshardctl> diff --stat samples/seed_mlp_before.ir samples/seed_mlp_before.ir
+         WORKING_DIRECTORY ${CMAKE_SOURCE_DIR})
