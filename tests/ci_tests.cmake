@@ -50,11 +50,12 @@ add_cli_case(json.unknown-format 2 - print --emit=yaml ${BEFORE})
 # several inputs, -r, colour, -W names, --max-errors, GitHub annotations,
 # usage errors.
 foreach(case apply-diff-patches diff-unified-patches several-inputs recursive color warnings max-errors github usage
-             logs-in-turn list-several)
+             logs-in-turn list-several mpi-start)
   add_test(NAME cli.${case}
            COMMAND ${CMAKE_SOURCE_DIR}/tests/cli_features.sh $<TARGET_FILE:reshardctl> ${case}
            WORKING_DIRECTORY ${CMAKE_SOURCE_DIR})
 endforeach()
+set_tests_properties(cli.mpi-start PROPERTIES SKIP_RETURN_CODE 77)  # built with MPI: mpi_tests.cmake
 add_cli_case(check.tensor-list 1 tests/golden/check/tensor_list.expected apply --check tests/golden/pass/tensor_list.ir)
 add_cli_case(check.json 1 tests/golden/check/seed.expected.json apply --check --json ${BEFORE} ${AFTER})
 add_cli_case(diff.unified 1 ${DIFF_DIR}/seed.unified.expected diff -u ${BEFORE} ${AFTER})

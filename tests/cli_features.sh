@@ -205,6 +205,13 @@ case $case in
     expect_exit 2 "$tool" list no-such-file.log -o "$work/list.txt"
     [ ! -e "$work/list.txt" ] || fail "list wrote its output although an input was unreadable"
     ;;
+  mpi-start)  # the multi-process mode that cannot start says so through --error-format, from every process
+    if "$tool" --version | grep -q 'mpirun: yes'; then echo "built with MPI: tests/mpi_tests.cmake covers it"; exit 77; fi
+    expect_exit 2 "$tool" run --backend nccl --launcher mpi --error-format=json "$after"
+    contains "$work/err" '"severity":"error","code":"tool-error","message":"the multi-process mode was asked for (--launcher mpi), but reshardctl was built without MPI'
+    OMPI_COMM_WORLD_SIZE=2 OMPI_COMM_WORLD_RANK=1 expect_exit 2 "$tool" run --backend nccl --error-format=github "$after"
+    contains "$work/err" "::error title=tool-error::process 1: the multi-process mode was asked for (OMPI_COMM_WORLD_SIZE)"
+    ;;
   *) fail "unknown case $case" ;;
 esac
 echo ok
