@@ -120,7 +120,12 @@ struct block_args_open : one< '^' > {};
 struct block_arg_separator : sor< comma, plus< space > > {};
 struct block_arg_list : list< block_arg_item, block_arg_separator > {};
 struct optional_kwargs_marker : opt< kwargs_marker > {};
-struct block_args : if_must< block_args_open, optional_kwargs_marker, ws, block_arg_list > {};
+// WhileOp::Print (paddle/fluid/pir/dialect/operator/ir/control_flow_op.cc)
+// writes `^` then PrintInterleave of the body's arguments: for a body
+// without arguments, `^` alone (a fuzzer finding: we printed it, then could
+// not read it back).
+struct optional_block_arg_list : opt< block_arg_list > {};
+struct block_args : if_must< block_args_open, optional_kwargs_marker, ws, optional_block_arg_list > {};
 
 // The whitespace between lines of a block: its actions keep lines that hold
 // only blanks, which Paddle's printer writes for ops that print nothing.

@@ -44,6 +44,7 @@ template<> inline constexpr auto error_message< g::program_end > = "expected end
 template<> inline constexpr auto error_message< g::program_close > = "expected an op line '(...) = \"dialect.op\" ...' or '}' closing the block";
 template<> inline constexpr auto error_message< g::block_close > = "expected an op line '(...) = \"dialect.op\" ...' or '}' closing the block";
 template<> inline constexpr auto error_message< g::block_arg_list > = "expected block arguments such as '%arg_0'";
+template<> inline constexpr auto error_message< g::optional_block_arg_list > = "expected block arguments such as '%arg_0'";
 template<> inline constexpr auto error_message< g::results_close > = "expected ')' closing the result list";
 template<> inline constexpr auto error_message< g::op_equals > = "expected '=' after the result list";
 template<> inline constexpr auto error_message< g::op_name > = "expected a quoted op name such as \"pd_op.relu\"";
