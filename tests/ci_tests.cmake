@@ -49,11 +49,13 @@ add_cli_case(json.unknown-format 2 - print --emit=yaml ${BEFORE})
 # The shell and CI features (tests/cli_features.sh): patches that apply,
 # several inputs, -r, colour, -W names, --max-errors, GitHub annotations,
 # usage errors.
-foreach(case apply-diff-patches diff-unified-patches several-inputs recursive color warnings max-errors github usage)
+foreach(case apply-diff-patches diff-unified-patches several-inputs recursive color warnings max-errors github usage
+             logs-in-turn list-several mpi-start)
   add_test(NAME cli.${case}
            COMMAND ${CMAKE_SOURCE_DIR}/tests/cli_features.sh $<TARGET_FILE:reshardctl> ${case}
            WORKING_DIRECTORY ${CMAKE_SOURCE_DIR})
 endforeach()
+set_tests_properties(cli.mpi-start PROPERTIES SKIP_RETURN_CODE 77)  # built with MPI: mpi_tests.cmake
 add_cli_case(check.tensor-list 1 tests/golden/check/tensor_list.expected apply --check tests/golden/pass/tensor_list.ir)
 add_cli_case(check.json 1 tests/golden/check/seed.expected.json apply --check --json ${BEFORE} ${AFTER})
 add_cli_case(diff.unified 1 ${DIFF_DIR}/seed.unified.expected diff -u ${BEFORE} ${AFTER})
@@ -71,3 +73,15 @@ set_tests_properties(install.deb PROPERTIES RUN_SERIAL ON)  # cpack rebuilds and
 # second reading cannot plan it as the first did -- gen A's text loses them.)
 add_cli_case(apply.fold-unknown-ids-to-merged-mesh 0 tests/golden/apply/fold_unknown_ids_to_merged_mesh.expected.ir
              apply --fold tests/golden/apply/fold_unknown_ids_to_merged_mesh.ir)
+
+# Every command the README shows, run and compared with the output it shows
+# (tests/readme_test.py; README "Development" has the conventions).
+if(Python3_FOUND)
+  add_test(NAME README.runs COMMAND ${Python3_EXECUTABLE} ${CMAKE_SOURCE_DIR}/tests/readme_test.py ${PROJECT_BINARY_DIR})
+  # The test can fail: a drifted output does, an elided one does not.
+  add_test(NAME README.rejects-drift COMMAND ${Python3_EXECUTABLE} ${CMAKE_SOURCE_DIR}/tests/readme_test.py
+                                             ${PROJECT_BINARY_DIR} ${CMAKE_SOURCE_DIR}/tests/data/readme-drift.md)
+  set_tests_properties(README.rejects-drift PROPERTIES
+                       PASS_REGULAR_EXPRESSION "FAIL readme-drift.md:8: [$] reshardctl diff --stat"
+                       FAIL_REGULAR_EXPRESSION "FAIL readme-drift.md:[46]:")
+endif()

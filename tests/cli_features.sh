@@ -30,7 +30,12 @@ case $case in
     expect_exit 1 "$tool" apply --diff --check "$before"
     contains "$work/out" "+++ $before"
     ;;
-  diff-unified-patches)  # diff -u is a unified diff of the two texts that patch applies
+  diff-unified-patches)  # diff -u is a unified diff of the two texts that patch applies; the listing is no patch
+    expect_exit 1 "$tool" diff "$before" "$after"
+    lacks "$work/out" "@@"
+    lacks "$work/out" "+++"
+    contains "$work/out" "changed pd_op.relu: operand 0, operand 0 type"
+    ! patch -s --dry-run -o /dev/null "$before" <"$work/out" >/dev/null 2>&1 || fail "patch takes the listing for a patch"
     expect_exit 1 "$tool" diff -u "$before" "$after"
     contains "$work/out" "2 ops added, 0 removed, 2 changed"
     cp "$work/out" "$work/d.patch"
@@ -146,6 +151,66 @@ case $case in
     expect_exit 2 "$tool" apply --check -i "$work/x.ir"
     expect_exit 1 "$tool" apply --check --stats "$before"
     contains "$work/err" "apply: would insert 2 reshards"
+    ;;
+  logs-in-turn)  # several inputs or -r: each program of a log in turn, named FILE#N; one file: choose
+    log=tests/golden/logs/train.log
+    expect_exit 1 "$tool" verify -r tests/golden/logs
+    contains "$work/err" "$log#1: ok"
+    contains "$work/err" "$log#3: ok"
+    contains "$work/err" "tests/golden/logs/bad-syntax-in-log.log: 1 error"
+    contains "$work/err" "verified 15 programs of 11 files: 13 ok, 0 with warnings, 2 with errors"
+    lacks "$work/err" "choose one with --program"
+    expect_exit 2 "$tool" verify "$log"  # one file: which program?
+    contains "$work/err" "holds 3 programs; choose one with --program N"
+    expect_exit 0 "$tool" verify --program 2 "$log" tests/golden/logs/cinn_2025.log  # --program chooses in every file
+    contains "$work/err" "$log: ok"
+    contains "$work/err" "verified 2 files: 2 ok"
+    expect_exit 1 "$tool" apply --check -r "$log"
+    contains "$work/out" "$log#1: 2 reshards would be inserted"
+    contains "$work/out" "$log#2: 0 reshards would be inserted"
+    contains "$work/out" "9 reshards would be inserted in 2 of 3 programs of 1 file"
+    contains "$work/out" "$log:19:5: warning: pd_op.relu operand 0 (%8)"  # the log's own lines
+    expect_exit 1 "$tool" apply --check --json "$log" "$after"
+    python3 -c 'import json,sys; d=json.load(open(sys.argv[1])); print([(f["file"],f["program"],len(f["reshards"])) for f in d["files"]])' \
+      "$work/out" >"$work/files"
+    contains "$work/files" "('$log', 1, 2), ('$log', 2, 0), ('$log', 3, 7), ('$after', None, 0)"
+    expect_exit 1 "$tool" validate "$log" "$after"
+    contains "$work/out" "$log#2: 28 of 28 ops match the serial program on 2 ranks"
+    contains "$work/out" "$log#1: 9 of 26 ops match the serial program on 2 ranks; 1 diverges"
+    contains "$work/out" "validated 4 programs of 2 files: 2 match, 2 diverge, 0 failed"
+    expect_exit 0 "$tool" print "$log" "$after" -o "$work/all.log"  # programs one after another: a log
+    expect_exit 0 "$tool" list "$work/all.log"
+    [ "$(grep -c ' yes ' "$work/out")" -eq 4 ] || { cat "$work/out"; fail "print did not write the 4 programs"; }
+    expect_exit 0 "$tool" print --brief "$log" "$after"
+    contains "$work/out" "==> $log#3 <=="
+    contains "$work/out" "==> $after <=="
+    expect_exit 2 "$tool" print --emit=html "$log" "$after"
+    contains "$work/err" "--emit=html writes one page: it takes one input"
+    cp "$log" "$work/train.log" && cp "$before" "$work/"
+    expect_exit 2 "$tool" apply -i "$work/train.log" "$work/seed_mlp_before.ir"  # a file written back whole: choose
+    contains "$work/err" "holds 3 programs; choose one with --program N"
+    same "$log" "$work/train.log" "the log after a refused apply -i"
+    (cd "$work" && "$tool" apply --diff train.log seed_mlp_before.ir >d.patch) || fail "apply --diff exited $?"
+    (cd "$work" && patch -s -p0 <d.patch) || fail "patch rejects the diff of a log's programs"
+    expect_exit 0 "$tool" apply --check -r "$work/train.log" "$work/seed_mlp_before.ir"
+    ;;
+  list-several)  # list: one table per file under its name; one JSON document
+    expect_exit 0 "$tool" list tests/golden/logs/train.log tests/golden/logs/cinn_2023.log
+    contains "$work/out" "tests/golden/logs/train.log:"
+    contains "$work/out" "tests/golden/logs/cinn_2023.log:"
+    [ "$(grep -c '^#  lines' "$work/out")" -eq 2 ] || fail "not one table per file"
+    expect_exit 1 "$tool" list -r tests/golden/logs tests/golden/errors/bad-binary-garbage.ir
+    contains "$work/err" "no program found in 'tests/golden/errors/bad-binary-garbage.ir'"
+    contains "$work/out" "tests/golden/logs/one_program.log:"
+    expect_exit 2 "$tool" list no-such-file.log -o "$work/list.txt"
+    [ ! -e "$work/list.txt" ] || fail "list wrote its output although an input was unreadable"
+    ;;
+  mpi-start)  # the multi-process mode that cannot start says so through --error-format, from every process
+    if "$tool" --version | grep -q 'mpirun: yes'; then echo "built with MPI: tests/mpi_tests.cmake covers it"; exit 77; fi
+    expect_exit 2 "$tool" run --backend nccl --launcher mpi --error-format=json "$after"
+    contains "$work/err" '"severity":"error","code":"tool-error","message":"the multi-process mode was asked for (--launcher mpi), but reshardctl was built without MPI'
+    OMPI_COMM_WORLD_SIZE=2 OMPI_COMM_WORLD_RANK=1 expect_exit 2 "$tool" run --backend nccl --error-format=github "$after"
+    contains "$work/err" "::error title=tool-error::process 1: the multi-process mode was asked for (OMPI_COMM_WORLD_SIZE)"
     ;;
   *) fail "unknown case $case" ;;
 esac

@@ -15,9 +15,11 @@ case $case in
     for f in "${files[@]}"; do [ -s "$work/p/$f" ] || fail "missing $f"; done
     "$work/p/bin/reshardctl" --version | grep -q '^reshardctl ' || fail "the installed binary does not run"
     ;;
-  man)  # one page, every subcommand and every flag its --help lists; groff reads it cleanly
+  man)  # one page, every subcommand --help lists and every flag each one's --help lists; groff reads it cleanly
     page=$build/docs/reshardctl.1 tool=$build/reshardctl
-    for sub in apply print verify diff plan run; do
+    subcommands=$("$tool" --help | sed -n '/^Subcommands:/,/^$/p' | awk 'NR > 1 && NF {print $1}')
+    [ "$(wc -w <<<"$subcommands")" -ge 8 ] || fail "--help lists too few subcommands: $subcommands"
+    for sub in $subcommands; do
       grep -q "^\.SS $sub\$" "$page" || fail "the man page has no section for $sub"
       for flag in $("$tool" "$sub" --help | grep -E '^ +-' | awk '{print $1}' | tr ',' '\n' | sort -u); do
         grep -qF -- "\\fB$(sed 's/-/\\-/g' <<<"$flag")\\fR" "$page" || fail "the man page lacks $sub's $flag"
@@ -34,6 +36,11 @@ case $case in
     }
     [ "$(complete_words reshardctl ap)" = apply ] || fail "no subcommand completion"
     complete_words reshardctl verify --err | grep -qx -- --error-format || fail "no flag completion"
+    for sub in $("$build/reshardctl" --help | sed -n '/^Subcommands:/,/^$/p' | awk 'NR > 1 && NF {print $1}'); do
+      for flag in $("$build/reshardctl" "$sub" --help | grep -E '^ +-' | awk '{print $1}' | tr ',' '\n' | grep -- '^--'); do
+        complete_words reshardctl "$sub" -- | grep -qx -- "$flag" || fail "bash completion lacks $sub's $flag"
+      done
+    done
     [ "$(complete_words reshardctl verify --error-format "" | tr '\n' ' ')" = "text json github sarif " ] ||
       fail "no value completion"
     (cd "$root" && complete_words reshardctl apply samples/seed_mlp_b) | grep -qx samples/seed_mlp_before.ir ||

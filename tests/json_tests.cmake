@@ -31,9 +31,11 @@ add_json_case(sarif.verify ${SARIF_SCHEMA} --stderr --sarif --exit 2 --
 add_json_case(sarif.check ${SARIF_SCHEMA} --stderr --sarif --exit 1 --
               ${TOOL} apply --check --error-format=sarif samples/seed_mlp_before.ir samples/seed_mlp_after.ir)
 add_json_case(verify ${SCHEMA}/verify.schema.json --exit 1 --
-              ${TOOL} verify --json -r samples tests/golden/verify/warn-gen-c.ir tests/golden/errors/bad-unknown-token.ir)
+              ${TOOL} verify --json -r samples tests/golden/verify/warn-gen-c.ir tests/golden/errors/bad-unknown-token.ir
+              tests/golden/logs/train.log)
 add_json_case(check ${SCHEMA}/check.schema.json --exit 1 --
-              ${TOOL} apply --check --json samples/seed_mlp_before.ir samples/seed_mlp_after.ir tests/golden/pass/tensor_list.ir)
+              ${TOOL} apply --check --json samples/seed_mlp_before.ir samples/seed_mlp_after.ir tests/golden/pass/tensor_list.ir
+              tests/golden/logs/train.log)
 add_json_case(diff ${SCHEMA}/diff.schema.json --exit 1 -- ${TOOL} diff --json samples/seed_mlp_before.ir samples/seed_mlp_after.ir)
 add_json_case(diff-equal ${SCHEMA}/diff.schema.json --exit 0 -- ${TOOL} diff --json samples/seed_mlp_after.ir samples/seed_mlp_after.ir)
 add_json_case(plan ${SCHEMA}/plan.schema.json -- ${TOOL} plan --json samples/seed_mlp_after.ir)
@@ -41,3 +43,17 @@ add_json_case(plan-apply ${SCHEMA}/plan.schema.json -- ${TOOL} plan --json --app
 add_json_case(run ${SCHEMA}/run.schema.json -- ${TOOL} run --json --apply samples/tp_mlp_2x2_before.ir)
 add_json_case(run-failing ${SCHEMA}/run.schema.json --exit 1 --
               ${TOOL} run --json samples/seed_mlp_after.ir --inject-fault 1:0:drop)
+add_json_case(list ${SCHEMA}/list.schema.json --exit 1 --
+              ${TOOL} list --json tests/golden/logs/train.log tests/golden/logs/cinn_2025.log samples/seed_mlp_after.ir
+              tests/golden/errors/bad-binary-garbage.ir)
+add_json_case(validate ${SCHEMA}/validate.schema.json --exit 1 --
+              ${TOOL} validate --json samples/seed_mlp_before.ir samples/seed_mlp_after.ir
+              tests/golden/validate/not_simulated.ir tests/golden/errors/bad-truncated.ir)
+add_json_case(validate-log ${SCHEMA}/validate.schema.json --exit 1 --
+              ${TOOL} validate --json --all -r tests/golden/logs/train.log)
+# Every code a diagnostic carries is one of the log's rules: validate's
+# divergence, list's empty file.
+add_json_case(sarif.validate ${SARIF_SCHEMA} --stderr --sarif --exit 1 --
+              ${TOOL} validate --error-format=sarif samples/seed_mlp_before.ir samples/seed_mlp_after.ir)
+add_json_case(sarif.list ${SARIF_SCHEMA} --stderr --sarif --exit 1 --
+              ${TOOL} list --error-format=sarif tests/golden/logs/train.log tests/golden/errors/bad-binary-garbage.ir)

@@ -13,8 +13,8 @@ fail() { echo "FAIL: $*"; exit 1; }
 # The expected log: LOG's bytes before and after program N around AFTER.
 range=$("$tool" list --json "$log" | python3 -c "
 import json, sys
-p = json.load(sys.stdin)['programs'][$n - 1]
-print(p['line'], p['end_line'])") || fail "list --json failed"
+p = json.load(sys.stdin)['files'][0]['programs'][$n - 1]
+print(p['location']['line'], p['end_line'])") || fail "list --json failed"
 read -r first last <<<"$range"
 { head -n $((first - 1)) "$log"; cat "$after"; tail -n +$((last + 1)) "$log"; } >"$work/expected.log"
 

@@ -63,10 +63,13 @@ def github_problems(log):
     for run in log.get("runs", []):
         if not run.get("tool", {}).get("driver", {}).get("name"):
             problems.append("run without tool.driver.name")
+        rules = {rule.get("id") for rule in run.get("tool", {}).get("driver", {}).get("rules", [])}
         for i, result in enumerate(run.get("results", [])):
             where = f"results/{i}"
             if not result.get("ruleId"):
                 problems.append(f"{where}: no ruleId")
+            elif result["ruleId"] not in rules:
+                problems.append(f"{where}: ruleId {result['ruleId']!r} is not among the driver's rules")
             if not result.get("message", {}).get("text"):
                 problems.append(f"{where}: no message.text")
             locations = result.get("locations", [])

@@ -1,7 +1,6 @@
 #include "interp/validation_report.h"
 
 #include <fmt/format.h>
-#include <nlohmann/json.hpp>
 
 namespace reshardctl {
 
@@ -35,45 +34,6 @@ std::string summaryLine(const ValidationOutcome& outcome) {
   if (outcome.stoppedEarly) line += "; stopped at the first divergence";
   else if (outcome.unexecutedOps > 0) line += fmt::format("; {} in branches not taken", outcome.unexecutedOps);
   return line;
-}
-
-std::string validationJson(const ValidationOutcome& outcome, const SourceFile& source, uint64_t seed,
-                           const std::string& backend) {
-  using json = nlohmann::ordered_json;
-  json notSimulated = json::array();
-  for (const NotSimulated& n : outcome.notSimulated)
-    notSimulated.push_back({{"op", n.op}, {"count", n.count}, {"reason", n.reason.empty() ? json(nullptr) : json(n.reason)}});
-  json divergences = json::array();
-  for (const Divergence& d : outcome.divergences) {
-    const bool located = d.op && d.op->location() != 0 && d.op->location() < source.text().size();
-    const SourceFile::LineCol at = located ? source.lineCol(d.op->location()) : SourceFile::LineCol{};
-    divergences.push_back({{"line", located ? json(at.line) : json(nullptr)},
-                           {"column", located ? json(at.column) : json(nullptr)},
-                           {"op", d.op ? json(std::string(d.op->name())) : json(nullptr)},
-                           {"kind", d.kind},
-                           {"result", d.result ? json(*d.result) : json(nullptr)},
-                           {"value", d.value.empty() ? json(nullptr) : json(d.value)},
-                           {"ranks", d.ranks},
-                           {"max_abs_diff", d.maxAbsDiff},
-                           {"max_rel_err", d.maxRelErr},
-                           {"index", d.index},
-                           {"message", d.message}});
-  }
-  const json out = {{"file", source.name()},
-                    {"backend", backend},
-                    {"seed", seed},
-                    {"ranks", outcome.ranks},
-                    {"ops", outcome.totalOps},
-                    {"matched", outcome.matchedOps},
-                    {"diverged", outcome.divergedOps},
-                    {"not_simulated_ops", outcome.notSimulatedOps},
-                    {"dependent_ops", outcome.dependentOps},
-                    {"not_run", outcome.unexecutedOps},
-                    {"stopped_early", outcome.stoppedEarly},
-                    {"not_simulated", std::move(notSimulated)},
-                    {"divergences", std::move(divergences)},
-                    {"summary", summaryLine(outcome)}};
-  return out.dump(2, ' ', false, json::error_handler_t::replace) + "\n";
 }
 
 }  // namespace reshardctl

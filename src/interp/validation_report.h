@@ -1,11 +1,11 @@
 // What `validate` prints besides its diagnostics: the line that lists the ops
-// not simulated, the summary line, and the same as JSON.
+// not simulated and the summary line (its JSON, in the vocabulary of every
+// command's, is the tool's: tool/validate_command.cpp).
 #pragma once
 
 #include <string>
 
 #include "interp/validation.h"
-#include "ir/source.h"
 
 namespace reshardctl {
 
@@ -15,9 +15,5 @@ std::string notSimulatedLine(const ValidationOutcome& outcome);
 // "26 of 26 ops match the serial program on 2 ranks", with clauses for ops
 // that diverge, were not checked, or did not run.
 std::string summaryLine(const ValidationOutcome& outcome);
-
-// Everything as one JSON object (the diagnostics' lines from `source`).
-std::string validationJson(const ValidationOutcome& outcome, const SourceFile& source, uint64_t seed,
-                           const std::string& backend);
 
 }  // namespace reshardctl

@@ -343,26 +343,26 @@ ProgramDiff diffPrograms(const Program& before, const Program& after, const Diff
 void writeDiff(const ProgramDiff& diff, const SourceFile& before, const SourceFile& after,
                const std::function<void(std::string_view)>& write) {
   if (diff.equal()) return;
-  write(fmt::format("--- {}\n+++ {}\n", before.name(), after.name()));
+  write(fmt::format("old: {}\nnew: {}\n", before.name(), after.name()));
   std::string out;
   for (const OpChange& change : diff.changes) {
     out.clear();
+    const size_t oldLine = change.before ? lineOf(before, change.before) : 0;
+    const size_t newLine = change.after ? lineOf(after, change.after) : 0;
     switch (change.kind) {
-      case OpChange::Kind::Added:
-        out += fmt::format("@@ +{} @@ added {}\n", lineOf(after, change.after), change.after->name());
-        break;
-      case OpChange::Kind::Removed:
-        out += fmt::format("@@ -{} @@ removed {}\n", lineOf(before, change.before),
-                           change.before->name());
-        break;
+      case OpChange::Kind::Added: out += fmt::format("added {}\n", change.after->name()); break;
+      case OpChange::Kind::Removed: out += fmt::format("removed {}\n", change.before->name()); break;
       case OpChange::Kind::Changed:
-        out += fmt::format("@@ -{} +{} @@ changed {}: {}\n", lineOf(before, change.before),
-                           lineOf(after, change.after), change.before->name(),
-                           fmt::join(change.differences, ", "));
+        out += fmt::format("changed {}: {}\n", change.before->name(), fmt::join(change.differences, ", "));
         break;
     }
-    if (change.before) out += fmt::format("-{}\n", before.lineAt(change.before->location()));
-    if (change.after) out += fmt::format("+{}\n", after.lineAt(change.after->location()));
+    // The op's source lines under a gutter, as compilers quote source: never
+    // a line a patch tool could read as a hunk.
+    const size_t width = fmt::formatted_size("{}", std::max(oldLine, newLine));
+    if (change.before)
+      out += fmt::format("  old {:>{}} | {}\n", oldLine, width, before.lineAt(change.before->location()));
+    if (change.after)
+      out += fmt::format("  new {:>{}} | {}\n", newLine, width, after.lineAt(change.after->location()));
     write(out);
   }
 }

@@ -54,8 +54,14 @@ struct ProgramDiff {
 
 ProgramDiff diffPrograms(const Program& before, const Program& after, const DiffOptions& options);
 
-// A unified-diff-like listing: `--- A` / `+++ B`, then per change a header
-// `@@ -LINE +LINE @@ changed NAME: what` and the source lines, `-`/`+` marked.
+// The listing of the changes, which is no patch (`diff -u` prints one):
+//   old: A
+//   new: B
+//   changed pd_op.relu: operand 0, operand 0 type
+//     old 11 |     (%9) = "pd_op.relu" (%8) ...
+//     new 12 |     (%10) = "pd_op.relu" (%9) ...
+// one heading per change (added NAME, removed NAME, changed NAME: what) and
+// the op's line in each file, numbered.
 std::string formatDiff(const ProgramDiff& diff, const SourceFile& before, const SourceFile& after);
 // The same listing handed to `write` one change at a time.
 void writeDiff(const ProgramDiff& diff, const SourceFile& before, const SourceFile& after,

@@ -116,8 +116,10 @@ TEST_CASE("a removed op is listed, and its users compare through the value map")
   CHECK(d.changes[1].kind == Kind::Changed);
   CHECK(d.changes[1].differences == std::vector<std::string>{"operand 0"});
   std::string listing = formatDiff(d, *pair.before.source, *pair.after.source);
-  CHECK(listing.rfind("--- a.ir\n+++ b.ir\n@@ -3 @@ removed pd_op.relu\n-    (%1) = \"pd_op.relu\"", 0) == 0);
-  CHECK(listing.find("@@ -4 +3 @@ changed pd_op.relu: operand 0\n") != std::string::npos);
+  CHECK(listing.rfind("old: a.ir\nnew: b.ir\nremoved pd_op.relu\n  old 3 |     (%1) = \"pd_op.relu\"", 0) == 0);
+  CHECK(listing.find("changed pd_op.relu: operand 0\n  old 4 |     (%2) = \"pd_op.relu\" (%1)") != std::string::npos);
+  CHECK(listing.find("\n  new 3 |     (%2) = \"pd_op.relu\" (%0)") != std::string::npos);
+  CHECK(listing.find("@@") == std::string::npos);
 }
 
 TEST_CASE("ops inside regions are diffed against the matching region") {

@@ -71,7 +71,8 @@ struct Rule {
 };
 
 // Every code a diagnostic can carry: the kinds of error, the named warnings
-// of lint.h and apply --check's finding.
+// of lint.h, apply --check's finding, validate's divergence and list's empty
+// file.
 std::vector<Rule> rules() {
   std::vector<Rule> all = {
       {"syntax-error", "the dump does not follow the PIR text format", Severity::Error},
@@ -81,6 +82,9 @@ std::vector<Rule> rules() {
   };
   for (const LintWarning& warning : lintWarnings()) all.push_back({warning.name, warning.summary, Severity::Warning});
   all.push_back({kReshardNeeded, kReshardNeededSummary, Severity::Warning});
+  all.push_back({kDivergenceCode, "validate: an op's result, assembled from its ranks, differs from the serial program's",
+                 Severity::Error});
+  all.push_back({kNoProgramCode, "list: the file holds no program", Severity::Error});
   return all;
 }
 

@@ -23,6 +23,11 @@ namespace reshardctl {
 
 enum class DiagnosticFormat { Text, Json, GitHub, Sarif };
 
+// Codes of the diagnostics the commands report beside the parser's, the
+// verifier's, lint.h's and apply --check's (all listed as SARIF rules):
+inline constexpr const char* kDivergenceCode = "divergence";  // validate: a result differs from the serial one
+inline constexpr const char* kNoProgramCode = "no-program";   // list: a file holding no program
+
 // "text", "json", "github", "sarif"; false for anything else.
 bool parseDiagnosticFormat(std::string_view name, DiagnosticFormat* format);
 

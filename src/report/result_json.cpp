@@ -31,14 +31,20 @@ Json documentJson(const std::string& kind) {
   return {{"format", "reshardctl-" + kind}, {"version", kResultFormatVersion}};
 }
 
-Json locationJson(const SourceFile& source, size_t offset) {
-  // Ops made by a pass sit at offset 0 (the program's opening brace, never an op).
-  if (offset == 0 || offset >= source.text().size()) return nullptr;
+Json placeJson(const SourceFile& source, size_t offset) {
   const SourceFile::LineCol where = source.lineCol(offset);
   return {{"file", source.name()}, {"line", where.line}, {"col", where.column}};
 }
 
-Json verifyFileJson(const std::string& file, const SourceFile* source,
+Json locationJson(const SourceFile& source, size_t offset) {
+  // Ops made by a pass sit at offset 0 (the program's opening brace, never an op).
+  if (offset == 0 || offset >= source.text().size()) return nullptr;
+  return placeJson(source, offset);
+}
+
+Json programIndexJson(size_t index) { return index == 0 ? Json(nullptr) : Json(index); }
+
+Json verifyFileJson(const std::string& file, size_t program, const SourceFile* source,
                     const std::vector<const Diagnostic*>& diagnostics, size_t errors, size_t warnings) {
   Json records = Json::array();
   for (const Diagnostic* d : diagnostics) {
@@ -46,6 +52,7 @@ Json verifyFileJson(const std::string& file, const SourceFile* source,
     for (const Diagnostic& note : d->notes) records.push_back(diagnosticJson(source, note));
   }
   return {{"file", file},
+          {"program", programIndexJson(program)},
           {"status", errors > 0 ? "errors" : warnings > 0 ? "warnings" : "ok"},
           {"errors", errors},
           {"warnings", warnings},

@@ -23,13 +23,20 @@ namespace reshardctl {
 // {"format":"reshardctl-KIND","version":1}, to which a document adds its fields.
 nlohmann::ordered_json documentJson(const std::string& kind);
 
-// {"file","line","col"} of a byte offset in `source`; null for an op a pass
-// made (no place in the input).
+// {"file","line","col"} of a byte offset in `source`.
+nlohmann::ordered_json placeJson(const SourceFile& source, size_t offset);
+// An op's place: placeJson, or null for an op a pass made (offset 0: no
+// place in the input).
 nlohmann::ordered_json locationJson(const SourceFile& source, size_t offset);
 
+// The number of a program in a file holding several (1-based); null for 0,
+// a file holding one.
+nlohmann::ordered_json programIndexJson(size_t index);
+
 // verify: one input's outcome. "status" is "ok", "warnings" or "errors";
-// `diagnostics` in reporting order (diagnostic_formats.h's records).
-nlohmann::ordered_json verifyFileJson(const std::string& file, const SourceFile* source,
+// `diagnostics` in reporting order (diagnostic_formats.h's records);
+// "program" the program's number in a file holding several.
+nlohmann::ordered_json verifyFileJson(const std::string& file, size_t program, const SourceFile* source,
                                       const std::vector<const Diagnostic*>& diagnostics, size_t errors,
                                       size_t warnings);
 

@@ -24,7 +24,8 @@ namespace {
 
 // `--stats`: how many reshards the pass inserted and what their plans cost.
 // Only those still in the program count: folding may erase some again.
-void printStats(const Program& program, const PartitionResult& result, const CostModel& costs, bool check) {
+void printStats(const Program& program, const PartitionResult& result, const CostModel& costs, bool check,
+                Reporter& reporter) {
   const std::set<const Operation*> inserted(result.inserted.begin(), result.inserted.end());
   std::vector<Operation*> kept;
   walkOps(*program.body(), [&](Operation* op) {
@@ -34,8 +35,8 @@ void printStats(const Program& program, const PartitionResult& result, const Cos
       planReshardOps(program, kept, costs, [](const Operation&) { return size_t{0}; });
   size_t unplanned = 0;
   for (const ReshardReport& report : reports) unplanned += report.plan ? 0 : 1;
-  std::fprintf(stderr, "apply: %s %s%s\n", check ? "would insert" : "inserted", planTotalText(reports).c_str(),
-               unplanned == 0 ? "" : fmt::format(" ({} could not be planned)", unplanned).c_str());
+  reporter.summary(stderr, fmt::format("apply: {} {}{}", check ? "would insert" : "inserted", planTotalText(reports),
+                                       unplanned == 0 ? "" : fmt::format(" ({} could not be planned)", unplanned)));
 }
 
 // Writes `text` to standard output; a failure is reported with its reason.
@@ -49,19 +50,19 @@ bool writeStdout(const std::string& text, Reporter& reporter) {
 // What one run over several inputs gathers for its closing line and --json.
 struct CheckTotals {
   size_t reshards = 0;
-  size_t filesChanged = 0;
+  size_t inputsChanged = 0;
   nlohmann::ordered_json files = nlohmann::ordered_json::array();
 };
 
 class ApplyRun {
  public:
-  ApplyRun(const ApplyOptions& options, Reporter& reporter, bool several)
-      : options_(options), reporter_(reporter), several_(several) {}
+  ApplyRun(const ApplyOptions& options, Reporter& reporter) : options_(options), reporter_(reporter) {}
 
-  InputOutcome operator()(const std::string& path) {
+  InputOutcome operator()(const InputProgram& input) {
     DiagnosticEngine diagnostics = reporter_.engine();
-    LoadedProgram loaded = loadProgram(path, diagnostics, options_.program);  // outlives the report of its diagnostics
-    const InputOutcome outcome = loaded.program ? applyTo(path, loaded, diagnostics) : InputOutcome{loaded.failure, "failed"};
+    LoadedProgram loaded = loadProgram(input, diagnostics);  // outlives the report of its diagnostics
+    const InputOutcome outcome =
+        loaded.program ? applyTo(input.path, loaded, diagnostics) : InputOutcome{loaded.failure, "failed"};
     reporter_.report(diagnostics);
     return outcome;
   }
@@ -86,7 +87,7 @@ class ApplyRun {
       outcome.status = options_.inPlace ? writeProgramInPlace(*loaded.program, loaded, path, diagnostics)
                                         : writeProgram(*loaded.program, options_.output, diagnostics);
     }
-    if (outcome.status != kExitUsage && options_.stats) printStats(*loaded.program, result, options_.costs, options_.check);
+    if (outcome.status != kExitUsage && options_.stats) printStats(*loaded.program, result, options_.costs, options_.check, reporter_);
     return outcome;
   }
 
@@ -94,21 +95,20 @@ class ApplyRun {
   InputOutcome check(const LoadedProgram& loaded, const PartitionResult& result, const ValueNames& names) {
     const std::vector<NeededReshard> needed = neededReshards(result, names);
     totals_.reshards += needed.size();
-    totals_.filesChanged += needed.empty() ? 0 : 1;
+    totals_.inputsChanged += needed.empty() ? 0 : 1;
     const std::string summary = neededReshardsSummary(needed.size());
     if (options_.json) {
       nlohmann::ordered_json reshards = nlohmann::ordered_json::array();
       for (const NeededReshard& one : needed) reshards.push_back(neededReshardJson(*loaded.source, one));
-      totals_.files.push_back({{"file", loaded.source->name()}, {"reshards", std::move(reshards)}});
+      totals_.files.push_back({{"file", loaded.source->name()},
+                               {"program", programIndexJson(loaded.index)},
+                               {"reshards", std::move(reshards)}});
     }
     std::vector<Diagnostic> findings;
     for (const NeededReshard& one : needed)
       findings.push_back(neededReshardDiagnostic(one, loaded.program->generation()));
     if (!options_.json || reporter_.format() != DiagnosticFormat::Text)
       reporter_.reportFindings(loaded.source.get(), findings, stdout);
-    // One input: the closing line as always; several: forEachFile's "FILE: ..." lines.
-    if (!several_ && !needed.empty() && !options_.json && !writeStdout(summary + "\n", reporter_))
-      return {kExitUsage, summary};
     return {needed.empty() ? kExitOk : kExitBadInput, summary};
   }
 
@@ -124,17 +124,24 @@ class ApplyRun {
 
   const ApplyOptions& options_;
   Reporter& reporter_;
-  bool several_;
   CheckTotals totals_;
 };
+
+// "in 1 of 2 files", or with the programs of logs taken in turn "in 1 of 5
+// programs of 3 files".
+std::string inputsText(size_t changed, const InputRun& run) {
+  const auto plural = [](size_t n, const char* noun) { return fmt::format("{} {}{}", n, noun, n == 1 ? "" : "s"); };
+  if (run.programs == run.files) return fmt::format("in {} of {}", changed, plural(run.files, "file"));
+  return fmt::format("in {} of {} of {}", changed, plural(run.programs, "program"), plural(run.files, "file"));
+}
 
 }  // namespace
 
 int runApply(const ApplyOptions& options, Reporter& reporter) {
   std::vector<std::string> files;
   if (!expandInputs(options.inputs, reporter, &files)) return kExitUsage;
-  const bool several = files.size() > 1;
-  if ((several || options.inputs.recursive) && !options.check && !options.inPlace && !options.diff) {
+  const bool several = files.size() > 1 || options.inputs.recursive;
+  if (several && !options.check && !options.inPlace && !options.diff) {
     reporter.toolError("several inputs need --check, --diff or --in-place (one output cannot hold them all)");
     return kExitUsage;
   }
@@ -142,21 +149,27 @@ int runApply(const ApplyOptions& options, Reporter& reporter) {
     reporter.toolError("--in-place needs an input file, not standard input");
     return kExitUsage;
   }
-  ApplyRun run(options, reporter, several);
+  ApplyRun run(options, reporter);
   // --check's lines are its result (stdout), unless that is the JSON document.
   std::FILE* summaries = options.check && !options.json ? stdout : stderr;
-  const int status = forEachFile(files, reporter, summaries, std::ref(run));
+  // --in-place writes a file back whole: a log's program must be chosen.
+  const InputRun inputs = forEachFile(files, options.inputs, reporter, summaries, std::ref(run),
+                                      options.inPlace ? SeveralPrograms::WholeFile : SeveralPrograms::InTurn);
   const CheckTotals& totals = run.totals();
-  if (options.check && files.size() > 1 && !options.json)
-    reporter.summary(stdout, fmt::format("{} in {} of {} file{}", neededReshardsSummary(totals.reshards),
-                                         totals.filesChanged, files.size(), files.size() == 1 ? "" : "s"));
+  if (options.check && !options.json) {
+    if (inputs.programs > 1)
+      reporter.summary(stdout, fmt::format("{} {}", neededReshardsSummary(totals.reshards),
+                                           inputsText(totals.inputsChanged, inputs)));
+    else if (totals.reshards > 0 && !writeStdout(neededReshardsSummary(totals.reshards) + "\n", reporter))
+      return kExitUsage;
+  }
   if (options.check && options.json) {
     nlohmann::ordered_json document = documentJson("check");
     document["files"] = totals.files;
     document["reshards"] = totals.reshards;
     if (!writeStdout(dumpJson(document), reporter)) return kExitUsage;
   }
-  return status;
+  return inputs.status;
 }
 
 }  // namespace reshardctl

@@ -23,11 +23,13 @@ namespace {
 constexpr const char* kUsageExit = "2 bad usage or an I/O error";
 constexpr const char* kSeveralInputs = "With several inputs, the exit status is the worst of them.";
 
-void addInputOutput(CLI::App& command, std::string& input, std::string& output,
-                    const char* inputHelp = "Program dump to read ('-' = standard input)") {
-  command.add_option("input", input, inputHelp)->default_str("-");
-  command.add_option("-o,--output", output, "Where to write ('-' = standard output)")
-      ->default_str("-");
+void addOutput(CLI::App& command, std::string& output) {
+  command.add_option("-o,--output", output, "Where to write ('-' = standard output)")->default_str("-");
+}
+
+void addInputOutput(CLI::App& command, std::string& input, std::string& output) {
+  command.add_option("input", input, "Program dump to read ('-' = standard input)")->default_str("-");
+  addOutput(command, output);
 }
 
 // `--program N|TEXT`, on every command that reads one program: which program
@@ -36,13 +38,18 @@ constexpr const char* kProgramHelp =
     "Which program of a file holding several (a log; see `reshardctl list`): its number, or text "
     "its label contains (the first such program)";
 
+// On commands that take several inputs (input_files.h): without --program,
+// several inputs or -r take each program of a log in turn.
+void addProgramOption(CLI::App& command, InputSelection& inputs) {
+  command.add_option("--program", inputs.program,
+                     std::string(kProgramHelp) + "; without it, several inputs or -r take each program of a "
+                                                 "log in turn (FILE#N)");
+}
+
 void addProgramOption(CLI::App& command, std::string& selector) {
   command.add_option("--program", selector, kProgramHelp);
 }
 
-void addOutput(CLI::App& command, std::string& output) {
-  command.add_option("-o,--output", output, "Where to write ('-' = standard output)")->default_str("-");
-}
 
 // The partition pass's switches, for `apply` and for `plan --apply`.
 void addPartitionFlags(CLI::App& command, PartitionOptions& options) {
@@ -149,7 +156,7 @@ CLI::App* defineApply(CLI::App& app, CliState& s) {
                                   "operand's layout differs from what its op needs");
   addInputFlags(*command, s.apply.inputs);
   addOutput(*command, s.apply.output);
-  addProgramOption(*command, s.apply.program);
+  addProgramOption(*command, s.apply.inputs);
   command->add_flag("--stats", s.apply.stats,
                     "Report on stderr how many reshards were inserted (with --check: would be) and their "
                     "estimated cost");
@@ -182,7 +189,7 @@ CLI::App* definePrint(CLI::App& app, CliState& s) {
       "print", "Parse, verify and print the program back (renumbering it); several inputs one after another");
   addInputFlags(*command, s.print.inputs);
   addOutput(*command, s.print.output);
-  addProgramOption(*command, s.print.program);
+  addProgramOption(*command, s.print.inputs);
   CLI::Option* emit = command->add_option("--emit", s.print.emit,
                                           "Output format: ir (the dump), json, or a view: brief (one line per "
                                           "op), dot (Graphviz dataflow), html (one self-contained page)")
@@ -252,7 +259,7 @@ CLI::App* defineVerify(CLI::App& app, CliState& s) {
       "verify", "Check programs: the load-time errors plus warnings (uneven shards, extra "
                 "entries, dense operands of dist ops, meshes known only by shape)");
   addInputFlags(*command, s.verify.inputs);
-  addProgramOption(*command, s.verify.program);
+  addProgramOption(*command, s.verify.inputs);
   addWarningFlags(*command, s.reporting);
   command->add_flag("--quiet", s.verify.quiet, "Do not print warnings");
   command->add_flag("--json", s.verify.json, "A report on stdout: every input's diagnostics (schema/verify.schema.json)");
@@ -305,12 +312,14 @@ CLI::App* defineRun(CLI::App& app, CliState& s) {
 
 CLI::App* defineList(CLI::App& app, CliState& s) {
   CLI::App* command = app.add_subcommand(
-      "list", "List the programs a file holds (a training log, a dump of one program per pass): number, "
+      "list", "List the programs each file holds (a training log, a dump of one program per pass): number, "
               "lines, op count, distributed or not, the pass and label that name it");
-  addInputOutput(*command, s.list.input, s.list.output, "File to read: a log, or a dump");
-  command->add_flag("--json", s.list.json, "Write JSON instead of a table");
+  addInputFlags(*command, s.list.inputs, "Files to read: logs or dumps ('-' = standard input, the default); with -r, "
+                                        "directories too");
+  addOutput(*command, s.list.output);
+  command->add_flag("--json", s.list.json, "Write JSON instead of a table (schema/list.schema.json)");
   addReportingFlags(*command, s.reporting);
-  command->footer(fmt::format("Exit status: 0 listed, 1 no program found, {}.", kUsageExit));
+  command->footer(fmt::format("{}\nExit status: 0 listed, 1 no program found, {}.", kSeveralInputs, kUsageExit));
   return command;
 }
 
@@ -320,8 +329,9 @@ CLI::App* defineValidate(CLI::App& app, CliState& s) {
       "validate", "Run the whole program serially and on every rank (CPU reference kernels; reshards on "
                   "the CPU or NCCL) and report the first op whose distributed result differs from the "
                   "serial program's");
-  addInputOutput(*command, validate.input, validate.output);
-  addProgramOption(*command, validate.program);
+  addInputFlags(*command, validate.inputs);
+  addOutput(*command, validate.output);
+  addProgramOption(*command, validate.inputs);
   command->add_flag("--apply", validate.apply, "Run the partition pass first and validate its output");
   addPartitionFlags(*command, validate.pass);
   command->add_option("--backend", validate.backend, "Where the reshards run")
@@ -338,12 +348,12 @@ CLI::App* defineValidate(CLI::App& app, CliState& s) {
   command->add_option("--atol", validate.atol, "Absolute tolerance (default: by element type)")
       ->check(nonNegativeNumber());
   command->add_flag("--all", validate.all, "Go on after the first divergence and report every one");
-  command->add_flag("--json", validate.json, "Write the report as JSON");
+  command->add_flag("--json", validate.json, "Write the report as JSON (schema/validate.schema.json)");
   command->add_flag("--strict", validate.strict, "Exit 2 when some op cannot be simulated");
   addReportingFlags(*command, s.reporting);
-  command->footer(fmt::format("Exit status: 0 every op checked matches the serial program, 1 bad input or a "
+  command->footer(fmt::format("{}\nExit status: 0 every op checked matches the serial program, 1 bad input or a "
                               "divergence, {}, or (--strict) some op cannot be simulated.",
-                              kUsageExit));
+                              kSeveralInputs, kUsageExit));
   return command;
 }
 

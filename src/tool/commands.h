@@ -16,9 +16,8 @@
 namespace reshardctl {
 
 struct ApplyOptions {
-  InputSelection inputs;  // several only with --check, --in-place or --diff
+  InputSelection inputs;  // several only with --check, --in-place or --diff; with --program
   std::string output = "-";
-  std::string program;  // --program N|TEXT: which program of a file holding several (program_io.h)
   bool stats = false;  // report the inserted reshards and their planned cost on stderr
   CostModel costs;     // for the stats
   PartitionOptions pass;  // the partition pass's switches
@@ -30,9 +29,8 @@ struct ApplyOptions {
 int runApply(const ApplyOptions& options, Reporter& reporter);
 
 struct PrintOptions {
-  InputSelection inputs;     // printed one after another
+  InputSelection inputs;     // printed one after another; with --program
   std::string output = "-";
-  std::string program;  // --program N|TEXT: which program of a file holding several (program_io.h)
   // "ir" (the dump), "json" (json_export.h), or a view (src/view/): "brief",
   // "dot", "html".
   std::string emit = "ir";
@@ -58,8 +56,7 @@ struct PlanOptions {
 int runPlan(const PlanOptions& options, Reporter& reporter);
 
 struct VerifyOptions {
-  InputSelection inputs;
-  std::string program;  // --program N|TEXT: which program of a file holding several (program_io.h)
+  InputSelection inputs;  // with --program
   bool quiet = false;   // do not print warnings
   bool json = false;    // a report on stdout (schema/verify.schema.json)
 };
@@ -99,19 +96,18 @@ struct DiffCommandOptions {
 };
 int runDiff(const DiffCommandOptions& options, Reporter& reporter);
 
-// `reshardctl list FILE`: the programs a file (a log) holds, one a line.
+// `reshardctl list FILE...`: the programs each file (a log) holds, one a line.
 struct ListOptions {
-  std::string input = "-";
+  InputSelection inputs;  // files, not programs: each is listed whole
   std::string output = "-";
-  bool json = false;
+  bool json = false;  // schema/list.schema.json
 };
 int runList(const ListOptions& options, Reporter& reporter);
 // Exits 0 when every op checked matches the serial program, 1 at a divergence
 // (or bad input), 2 on bad usage, or with --strict when some op is not simulated.
 struct ValidateCommandOptions {
-  std::string input = "-";
-  std::string program;  // --program N|TEXT: which program of a file holding several (program_io.h)
-  std::string output = "-";     // the summary (or the JSON)
+  InputSelection inputs;        // each validated in turn; with --program
+  std::string output = "-";     // the summaries (or the JSON)
   bool apply = false;           // run the partition pass first
   PartitionOptions pass;        // the partition pass's switches
   std::string backend = "cpu";  // cpu | nccl: where the reshards run
@@ -119,7 +115,7 @@ struct ValidateCommandOptions {
   int64_t dynamicDim = 4;       // the size of a -1 dim
   std::optional<double> rtol, atol;
   bool all = false;             // go on after the first divergence
-  bool json = false;
+  bool json = false;            // schema/validate.schema.json
   bool strict = false;          // exit 2 when some op is not simulated
 };
 int runValidate(const ValidateCommandOptions& options, Reporter& reporter);

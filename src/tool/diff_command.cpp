@@ -46,9 +46,9 @@ const char* usageProblem(const DiffCommandOptions& options) {
 }
 
 // The chosen form of the diff on `out`: JSON; the summary line (equal
-// programs too: "0 ops added, ..."); the listing (nothing when equal, as
-// diff(1)), written change by change; or the summary line and a unified diff
-// of the two texts.
+// programs too: "0 ops added, ..."); the summary line and the listing
+// (nothing when equal, as diff(1)), written change by change; or the summary
+// line and a unified diff of the two texts.
 bool writeDiffOutput(const ProgramDiff& diff, const LoadedProgram& before, const LoadedProgram& after,
                      const DiffCommandOptions& options, bool color, std::FILE* out) {
   bool written = true;
@@ -59,6 +59,7 @@ bool writeDiffOutput(const ProgramDiff& diff, const LoadedProgram& before, const
     put(formatDiffStat(diff));
   } else if (diff.equal()) {
   } else if (!options.unified) {
+    put(formatDiffStat(diff));  // the summary line first, in the listing as in -u
     writeDiff(diff, *before.source, *after.source, put);
   } else {
     // The summary line first: patch and git apply skip text before the "---" header.

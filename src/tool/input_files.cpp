@@ -52,9 +52,8 @@ bool walk(const std::string& root, const std::vector<std::string>& globs, std::v
 
 }  // namespace
 
-void addInputFlags(CLI::App& command, InputSelection& inputs) {
-  command.add_option("inputs", inputs.paths,
-                     "Program dumps to read ('-' = standard input, the default); with -r, directories too")
+void addInputFlags(CLI::App& command, InputSelection& inputs, const char* help) {
+  command.add_option("inputs", inputs.paths, help)
       ->default_str("-");
   command.add_flag("-r,--recursive", inputs.recursive,
                    "Read every file under the directories given whose name matches *.ir, *.log or --glob");
@@ -97,21 +96,65 @@ bool expandInputs(const InputSelection& inputs, Reporter& reporter, std::vector<
   return true;
 }
 
-int forEachFile(const std::vector<std::string>& files, Reporter& reporter, std::FILE* summaries,
-                const InputWork& each) {
-  int worst = kExitOk;
-  for (const std::string& file : files) {
-    const InputOutcome outcome = each(file);
-    worst = std::max(worst, outcome.status);
-    if (files.size() > 1 && !outcome.summary.empty()) reporter.summary(summaries, file + ": " + outcome.summary);
+namespace {
+
+// The inputs `path` gives when its programs are taken in turn: the file read
+// once, each of its programs (or the file itself when it holds one or none).
+// A file that cannot be read is left to the work, which reports why.
+std::vector<InputProgram> programsInTurn(const std::string& path) {
+  DiagnosticEngine unreported;
+  int failure = kExitOk;
+  std::shared_ptr<SourceFile> source = readSourceFile(path, unreported, &failure);
+  if (!source || failure != kExitOk) return {InputProgram{path, "", path, 0, false, nullptr, std::nullopt}};
+  // As loadProgramFrom does: the scanned pages need not stay resident.
+  size_t dropped = 0;
+  std::vector<FoundProgram> found = findPrograms(source->text(), [&](size_t scannedTo) {
+    source->dropPages(dropped, scannedTo);
+    dropped = scannedTo;
+  });
+  if (found.size() <= 1) {
+    std::optional<FoundProgram> only;
+    if (!found.empty()) only = std::move(found.front());
+    return {InputProgram{path, "", path, 0, false, std::move(source), std::move(only)}};
   }
-  return worst;
+  std::vector<InputProgram> programs;
+  for (size_t i = 0; i < found.size(); ++i)
+    programs.push_back(InputProgram{path, std::to_string(i + 1), fmt::format("{}#{}", path, i + 1), i + 1, true,
+                                    source, std::move(found[i])});
+  return programs;
 }
 
-int forEachInput(const InputSelection& inputs, Reporter& reporter, std::FILE* summaries, const InputWork& each) {
+}  // namespace
+
+InputRun forEachFile(const std::vector<std::string>& files, const InputSelection& inputs, Reporter& reporter,
+                     std::FILE* summaries, const InputWork& each, SeveralPrograms several) {
+  // Summaries name each input when there is more than one of them: several
+  // files, or one file taken program by program.
+  const bool inTurn = several == SeveralPrograms::InTurn && inputs.program.empty() &&
+                      (files.size() > 1 || inputs.recursive);
+  InputRun run;
+  run.files = files.size();
+  for (const std::string& file : files) {
+    std::vector<InputProgram> programs =
+        inTurn ? programsInTurn(file)
+               : std::vector<InputProgram>{{file, inputs.program, file, 0, false, nullptr, std::nullopt}};
+    const bool named = files.size() > 1 || programs.size() > 1;
+    for (InputProgram& program : programs) {
+      program.oneOfSeveral = named;
+      const InputOutcome outcome = each(program);
+      run.status = std::max(run.status, outcome.status);
+      ++run.programs;
+      if (named && !outcome.summary.empty()) reporter.summary(summaries, program.name + ": " + outcome.summary);
+    }
+  }
+  return run;
+}
+
+InputRun forEachInput(const InputSelection& inputs, Reporter& reporter, std::FILE* summaries, const InputWork& each,
+                      SeveralPrograms several) {
   std::vector<std::string> files;
-  if (!expandInputs(inputs, reporter, &files)) return kExitUsage;
-  return forEachFile(files, reporter, summaries, each);
+  if (!expandInputs(inputs, reporter, &files)) return InputRun{kExitUsage, 0, 0};
+  return forEachFile(files, inputs, reporter, summaries, each, several);
 }
 
 }  // namespace reshardctl

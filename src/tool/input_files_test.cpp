@@ -6,6 +6,7 @@
 #include <fstream>
 
 #include "tool/input_files.h"
+#include "tool/reporting.h"
 #include "tool/suggest.h"
 
 namespace reshardctl {
@@ -34,7 +35,7 @@ TEST_CASE("-r reads the matching files under a directory in order, hidden ones l
   TempTree tree;
   std::vector<std::string> files;
   std::string error;
-  REQUIRE(expandInputs(InputSelection{{tree.root.string(), "-"}, true, {}}, &files, &error));
+  REQUIRE(expandInputs(InputSelection{{tree.root.string(), "-"}, true, {}, ""}, &files, &error));
   CHECK(files == std::vector<std::string>{tree / "a.ir", tree / "b.ir", tree / "sub/c.log", "-"});
 }
 
@@ -42,7 +43,7 @@ TEST_CASE("--glob replaces the default patterns") {
   TempTree tree;
   std::vector<std::string> files;
   std::string error;
-  REQUIRE(expandInputs(InputSelection{{tree.root.string()}, true, {"*.txt", "c.*"}}, &files, &error));
+  REQUIRE(expandInputs(InputSelection{{tree.root.string()}, true, {"*.txt", "c.*"}, ""}, &files, &error));
   CHECK(files == std::vector<std::string>{tree / "sub/c.log", tree / "sub/notes.txt"});
 }
 
@@ -50,13 +51,77 @@ TEST_CASE("a directory needs -r; standard input is read once") {
   TempTree tree;
   std::vector<std::string> files;
   std::string error;
-  CHECK(!expandInputs(InputSelection{{tree.root.string()}, false, {}}, &files, &error));
+  CHECK(!expandInputs(InputSelection{{tree.root.string()}, false, {}, ""}, &files, &error));
   CHECK(error.find("is a directory; use -r") != std::string::npos);
-  CHECK(!expandInputs(InputSelection{{"-", "-"}, false, {}}, &files, &error));
+  CHECK(!expandInputs(InputSelection{{"-", "-"}, false, {}, ""}, &files, &error));
   CHECK(error == "standard input ('-') can be read only once");
   files.clear();
-  REQUIRE(expandInputs(InputSelection{{"x.ir", "x.ir"}, false, {}}, &files, &error));  // files as given
+  REQUIRE(expandInputs(InputSelection{{"x.ir", "x.ir"}, false, {}, ""}, &files, &error));  // files as given
   CHECK(files == std::vector<std::string>{"x.ir", "x.ir"});
+}
+
+namespace {
+
+// Runs forEachFile over `files` and records the inputs the work was given.
+struct Recorded {
+  std::vector<std::string> names, selectors;
+  std::vector<size_t> indices;
+  std::vector<bool> preRead;
+  InputRun run;
+};
+
+Recorded record(const std::vector<std::string>& files, const InputSelection& inputs, SeveralPrograms several) {
+  std::string error;
+  std::unique_ptr<Reporter> reporter = Reporter::create(ReportingOptions{}, &error);
+  REQUIRE(reporter);
+  Recorded r;
+  std::FILE* sink = std::fopen("/dev/null", "w");
+  r.run = forEachFile(files, inputs, *reporter, sink, [&](const InputProgram& input) {
+    r.names.push_back(input.name);
+    r.selectors.push_back(input.selector);
+    r.indices.push_back(input.index);
+    r.preRead.push_back(input.source != nullptr);
+    return InputOutcome{input.index == 2 ? 1 : 0, "done"};
+  }, several);
+  std::fclose(sink);
+  return r;
+}
+
+}  // namespace
+
+TEST_CASE("several inputs take each program of a log in turn, read once; one input or --program do not") {
+  TempTree tree;
+  const std::string log = tree / "train.log";
+  std::ofstream(log) << "I1130 start\n{\n    (%0) = \"pd_op.a\" () {} : () -> f32\n}\nbetween\n"
+                        "after pass {\n    (%0) = \"pd_op.b\" () {} : () -> f32\n}\n";
+  const std::string dump = tree / "a.ir";
+  Recorded both = record({dump, log}, InputSelection{{}, false, {}, ""}, SeveralPrograms::InTurn);
+  CHECK(both.names == std::vector<std::string>{dump, log + "#1", log + "#2"});
+  CHECK(both.selectors == std::vector<std::string>{"", "1", "2"});
+  CHECK(both.indices == std::vector<size_t>{0, 1, 2});
+  CHECK(both.preRead == std::vector<bool>{true, true, true});
+  CHECK(both.run.status == 1);  // the worst
+  CHECK(both.run.files == 2);
+  CHECK(both.run.programs == 3);
+
+  Recorded recursive = record({log}, InputSelection{{}, true, {}, ""}, SeveralPrograms::InTurn);
+  CHECK(recursive.names == std::vector<std::string>{log + "#1", log + "#2"});
+
+  Recorded alone = record({log}, InputSelection{{}, false, {}, ""}, SeveralPrograms::InTurn);
+  CHECK(alone.names == std::vector<std::string>{log});  // one file: the loader asks which
+  CHECK(alone.preRead == std::vector<bool>{false});
+
+  Recorded chosen = record({dump, log}, InputSelection{{}, false, {}, "2"}, SeveralPrograms::InTurn);
+  CHECK(chosen.names == std::vector<std::string>{dump, log});
+  CHECK(chosen.selectors == std::vector<std::string>{"2", "2"});
+
+  Recorded whole = record({dump, log}, InputSelection{{}, false, {}, ""}, SeveralPrograms::WholeFile);
+  CHECK(whole.names == std::vector<std::string>{dump, log});
+  CHECK(whole.run.programs == 2);
+
+  Recorded missing = record({tree / "missing.ir", log}, InputSelection{{}, false, {}, ""}, SeveralPrograms::InTurn);
+  CHECK(missing.names == std::vector<std::string>{tree / "missing.ir", log + "#1", log + "#2"});
+  CHECK(missing.preRead == std::vector<bool>{false, true, true});  // the work reads it, and says why it cannot
 }
 
 TEST_CASE("the closest word, when it is close enough") {

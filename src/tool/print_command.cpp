@@ -1,6 +1,8 @@
 // `reshardctl print`: read → verify → print (a canonical reprint, JSON, or
 // one of the views of src/view/: brief, dot, html), every input one after
-// another into one output.
+// another into one output (html: one input, one page). The views are output
+// forms like the dump and JSON: --error-format governs the diagnostics on
+// standard error, never them.
 #include <cstdio>
 #include <optional>
 
@@ -76,9 +78,20 @@ bool put(std::FILE* out, const std::string& text) {
   return std::fwrite(text.data(), 1, text.size(), out) == text.size();
 }
 
+// A view of several inputs starts each input's part with a line naming it:
+// head(1)'s "==> NAME <==" before a brief listing, a comment before a digraph
+// (Graphviz draws each digraph of a file: `dot -Tsvg -O`). The dump and JSON
+// need none: programs one after another are a log (`reshardctl list`), JSON
+// documents one after another what jq reads.
+std::string viewHeader(const std::string& emit, const std::string& name) {
+  if (emit == "brief") return "==> " + name + " <==\n";
+  if (emit == "dot") return "// " + name + "\n";
+  return "";
+}
+
 // One loaded program in the chosen form; an exit code or kWriteFailed.
 int printLoaded(const LoadedProgram& loaded, const PrintOptions& options, const std::string& emit,
-                Reporter& reporter, DiagnosticEngine& diagnostics, std::FILE* out) {
+                Reporter& reporter, DiagnosticEngine& diagnostics, std::FILE* out, const std::string& header) {
   bool written = true;
   if (emit == "json") {
     written = writeProgramJson(*loaded.program, loaded.source.get(), out);  // streamed: one op at a time
@@ -86,7 +99,7 @@ int printLoaded(const LoadedProgram& loaded, const PrintOptions& options, const 
     int failure = kExitOk;
     std::optional<std::string> text = viewText(loaded, options, emit, reporter, diagnostics, &failure);
     if (!text) return failure;
-    written = put(out, *text);
+    written = put(out, header + *text);
   } else {
     written = printProgram(*loaded.program, out);
   }
@@ -103,8 +116,8 @@ int runPrint(const PrintOptions& options, Reporter& reporter) {
   }
   std::vector<std::string> files;
   if (!expandInputs(options.inputs, reporter, &files)) return kExitUsage;
-  if (isView(emit) && files.size() > 1) {
-    reporter.toolError("the views (--brief, --emit=dot, --emit=html) take one input");
+  if (emit == "html" && (files.size() > 1 || options.inputs.recursive)) {
+    reporter.toolError("--emit=html writes one page: it takes one input");
     return kExitUsage;
   }
   // One output for all inputs, published only when every one printed.
@@ -115,16 +128,18 @@ int runPrint(const PrintOptions& options, Reporter& reporter) {
     return kExitUsage;
   }
   bool writeFailed = false;
-  int status = forEachFile(files, reporter, stderr, [&](const std::string& path) {
+  int status = forEachFile(files, options.inputs, reporter, stderr, [&](const InputProgram& input) {
     DiagnosticEngine diagnostics = reporter.engine();
-    LoadedProgram loaded = loadProgram(path, diagnostics, options.program);
+    LoadedProgram loaded = loadProgram(input, diagnostics);
     int fileStatus = loaded.failure;
+    const std::string header = input.oneOfSeveral ? viewHeader(emit, input.name) : "";
     if (loaded.program && !writeFailed)
-      fileStatus = printLoaded(loaded, options, emit, reporter, diagnostics, out->stream());
+      fileStatus = printLoaded(loaded, options, emit, reporter, diagnostics, out->stream(), header);
     if (fileStatus == kWriteFailed) writeFailed = true, fileStatus = kExitUsage;
+    std::fflush(out->stream());  // each input's text before the line saying how it went (stderr)
     reporter.report(diagnostics);
     return InputOutcome{fileStatus, fileStatus == kExitOk ? "ok" : "failed"};
-  });
+  }).status;
   if (writeFailed) out->abandon(&error);
   if (writeFailed || (status == kExitOk && !out->commit(&error))) {
     reporter.toolError(error.empty() ? "cannot write '" + options.output + "'" : error);

@@ -66,6 +66,34 @@ const FoundProgram* choose(const std::vector<FoundProgram>& found, const std::st
   return nullptr;
 }
 
+// Parses and verifies `program` of `source` (nullptr: the whole file).
+LoadedProgram parseFound(std::shared_ptr<SourceFile> source, const FoundProgram* program, size_t index,
+                         DiagnosticEngine& diagnostics) {
+  LoadedProgram loaded;
+  loaded.source = std::move(source);
+  diagnostics.setSource(loaded.source.get());
+  loaded.begin = program ? program->begin : 0;
+  loaded.end = program ? program->end : loaded.source->text().size();
+  loaded.index = index;
+  ParseResult parsed = parseProgram(*loaded.source, diagnostics, loaded.begin, loaded.end);
+  loaded.denselyNumbered = parsed.denselyNumbered;
+  if (std::optional<size_t> missing = loaded.source->truncatedAt()) {
+    // What was parsed is not the file: errors about its zeros would mislead.
+    diagnostics.clear();
+    diagnostics.error(fmt::format("'{}' was truncated (or failed to read) while it was being read: "
+                                  "its bytes from offset {} on are missing",
+                                  loaded.source->name(), *missing));
+    loaded.failure = kExitUsage;
+    return loaded;
+  }
+  if (!parsed.program || !verifyProgram(*parsed.program, diagnostics)) {
+    loaded.failure = kExitBadInput;
+    return loaded;
+  }
+  loaded.program = std::move(parsed.program);
+  return loaded;
+}
+
 }  // namespace
 
 std::shared_ptr<SourceFile> readSourceFile(const std::string& path, DiagnosticEngine& diagnostics,
@@ -90,44 +118,30 @@ std::shared_ptr<SourceFile> readSourceFile(const std::string& path, DiagnosticEn
 
 LoadedProgram loadProgramFrom(std::shared_ptr<SourceFile> source, DiagnosticEngine& diagnostics,
                               const std::string& selector) {
-  LoadedProgram loaded;
-  loaded.source = std::move(source);
-  diagnostics.setSource(loaded.source.get());
-  loaded.end = loaded.source->text().size();
+  diagnostics.setSource(source.get());
   // No program found: parse the whole file, so a broken dump is diagnosed.
   // The scan reads the whole file once; its pages need not stay resident
   // until the parser reads them again.
   size_t dropped = 0;
-  std::vector<FoundProgram> found = findPrograms(loaded.source->text(), [&](size_t scannedTo) {
-    loaded.source->dropPages(dropped, scannedTo);
+  const std::vector<FoundProgram> found = findPrograms(source->text(), [&](size_t scannedTo) {
+    source->dropPages(dropped, scannedTo);
     dropped = scannedTo;
   });
-  if (!found.empty()) {
-    const FoundProgram* chosen = choose(found, selector, *loaded.source, diagnostics);
-    if (!chosen) {
-      loaded.failure = kExitUsage;
-      return loaded;
-    }
-    loaded.begin = chosen->begin;
-    loaded.end = chosen->end;
-  }
-  ParseResult parsed = parseProgram(*loaded.source, diagnostics, loaded.begin, loaded.end);
-  loaded.denselyNumbered = parsed.denselyNumbered;
-  if (std::optional<size_t> missing = loaded.source->truncatedAt()) {
-    // What was parsed is not the file: errors about its zeros would mislead.
-    diagnostics.clear();
-    diagnostics.error(fmt::format("'{}' was truncated (or failed to read) while it was being read: "
-                                  "its bytes from offset {} on are missing",
-                                  loaded.source->name(), *missing));
+  if (found.empty()) return parseFound(std::move(source), nullptr, 0, diagnostics);
+  const FoundProgram* chosen = choose(found, selector, *source, diagnostics);
+  if (!chosen) {
+    LoadedProgram loaded;
+    loaded.source = std::move(source);
     loaded.failure = kExitUsage;
     return loaded;
   }
-  if (!parsed.program || !verifyProgram(*parsed.program, diagnostics)) {
-    loaded.failure = kExitBadInput;
-    return loaded;
-  }
-  loaded.program = std::move(parsed.program);
-  return loaded;
+  const size_t index = found.size() > 1 ? static_cast<size_t>(chosen - found.data()) + 1 : 0;
+  return parseFound(std::move(source), chosen, index, diagnostics);
+}
+
+LoadedProgram loadProgram(const InputProgram& input, DiagnosticEngine& diagnostics) {
+  if (!input.source) return loadProgram(input.path, diagnostics, input.selector);
+  return parseFound(input.source, input.found ? &*input.found : nullptr, input.index, diagnostics);
 }
 
 LoadedProgram loadProgram(const std::string& path, DiagnosticEngine& diagnostics, const std::string& selector) {

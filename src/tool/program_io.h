@@ -17,6 +17,7 @@
 #include "ir/ir.h"
 #include "ir/source.h"
 #include "syntax/program_finder.h"
+#include "tool/input_files.h"
 
 namespace reshardctl {
 
@@ -33,6 +34,7 @@ struct LoadedProgram {
   bool denselyNumbered = true;
   int failure = kExitOk;               // the exit code when program is nullptr
   size_t begin = 0, end = 0;           // the program's bytes in the file
+  size_t index = 0;                    // its number in a file holding several programs; 0 when the file holds one
 };
 
 // Reads `path` ("-" = stdin), finds the program `selector` names ("" = the
@@ -49,6 +51,10 @@ std::shared_ptr<SourceFile> readSourceFile(const std::string& path, DiagnosticEn
                                            int* failure);
 LoadedProgram loadProgramFrom(std::shared_ptr<SourceFile> source, DiagnosticEngine& diagnostics,
                               const std::string& selector);
+
+// One input of a run over several (input_files.h): the program it names,
+// parsed from the file the input layer read, or read here.
+LoadedProgram loadProgram(const InputProgram& input, DiagnosticEngine& diagnostics);
 
 // One line per program (`reshardctl list`, and the usage error above).
 std::string formatProgramTable(const std::vector<FoundProgram>& programs);

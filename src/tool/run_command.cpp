@@ -134,7 +134,7 @@ std::string formatJson(const std::vector<Row>& rows, std::string_view backend, c
 // Runs every row; prints progress on stderr (process 0 only) once the run
 // takes a while.
 void runRows(std::vector<Row>& rows, ExecutionBackend& backend, const RunOptions& options,
-             const std::optional<Fault>& fault, const Team& team) {
+             const std::optional<Fault>& fault, const Team& team, Reporter& reporter) {
   const RunSettings settings{options.seed, options.iterations};
   const Clock::time_point start = Clock::now();
   Clock::time_point lastProgress = start;
@@ -146,7 +146,7 @@ void runRows(std::vector<Row>& rows, ExecutionBackend& backend, const RunOptions
     }
     Clock::time_point now = Clock::now();
     if (team.leader() && now - start > std::chrono::seconds(2) && now - lastProgress > std::chrono::seconds(1)) {
-      std::fprintf(stderr, "run: %zu/%zu reshards\n", i + 1, rows.size());
+      reporter.summary(stderr, fmt::format("run: {}/{} reshards", i + 1, rows.size()));
       lastProgress = now;
     }
   }
@@ -174,7 +174,8 @@ std::unique_ptr<ExecutionBackend> makeBackend(const RunOptions& options, const s
 
 // Runs the planned rows on the backend and writes the table (process 0).
 int runPlanned(std::vector<Row>& rows, const RunOptions& options, const std::string& source,
-               const std::optional<Fault>& fault, const Team& team, DiagnosticEngine& diagnostics) {
+               const std::optional<Fault>& fault, const Team& team, DiagnosticEngine& diagnostics,
+               Reporter& reporter) {
   if (team.group != nullptr) {
     // Known to every process alike, so no process waits for another: checked
     // before any collective call.
@@ -191,7 +192,7 @@ int runPlanned(std::vector<Row>& rows, const RunOptions& options, const std::str
     return kExitUsage;
   }
   try {
-    runRows(rows, *backend, options, fault, team);
+    runRows(rows, *backend, options, fault, team, reporter);
   } catch (const BackendError& e) {
     const std::string problem = fmt::format("the {} backend failed: {}", backend->name(), e.what());
     // The other processes may be inside a collective that waits for this one.
@@ -211,7 +212,7 @@ int runPlanned(std::vector<Row>& rows, const RunOptions& options, const std::str
 
 // The processes of a `--backend nccl` run that mpirun started with more than
 // one process; nullptr otherwise. Sets *status when this process must stop.
-std::unique_ptr<ProcessGroup> startTeam(const RunOptions& options, int* status) {
+std::unique_ptr<ProcessGroup> startTeam(const RunOptions& options, Reporter& reporter, int* status) {
   if (options.backend != "nccl" || options.launcher == "none") return nullptr;
   std::optional<MpiLaunch> launch = detectMpiLaunch([](const char* name) { return std::getenv(name); });
   if (options.launcher == "mpi" && !launch) launch = MpiLaunch{"--launcher mpi", 1, 0};
@@ -222,9 +223,8 @@ std::unique_ptr<ProcessGroup> startTeam(const RunOptions& options, int* status) 
     // Going on would have every process drive every GPU of its node. Each
     // process says why it stops (with no world, none can speak for the rest).
     const int rank = launch->rank.value_or(0);
-    std::fprintf(stderr, "reshardctl: error: %sthe multi-process mode was asked for (%s), but %s\n",
-                 rank == 0 ? "" : fmt::format("process {}: ", rank).c_str(), launch->variable.c_str(),
-                 error.c_str());
+    reporter.toolError(fmt::format("{}the multi-process mode was asked for ({}), but {}",
+                                   rank == 0 ? "" : fmt::format("process {}: ", rank), launch->variable, error));
     *status = kExitUsage;
   }
   return processes;
@@ -235,7 +235,7 @@ std::unique_ptr<ProcessGroup> startTeam(const RunOptions& options, int* status) 
 int runRun(const RunOptions& options, Reporter& reporter) {
   int status = kExitOk;
   // Declared first, so MPI_Finalize comes after the backend is gone.
-  std::unique_ptr<ProcessGroup> processes = startTeam(options, &status);
+  std::unique_ptr<ProcessGroup> processes = startTeam(options, reporter, &status);
   if (status != kExitOk) return status;
   // --launcher mpi keeps a world of one in the multi-process mode: the way to
   // try that mode's path (unique id, ncclCommInitRank, splits) on one GPU.
@@ -253,7 +253,7 @@ int runRun(const RunOptions& options, Reporter& reporter) {
     return prepared.status;
   }
   std::vector<Row> rows = planRows(reports, options);
-  status = runPlanned(rows, options, loaded.source->name(), fault, team, diagnostics);
+  status = runPlanned(rows, options, loaded.source->name(), fault, team, diagnostics, reporter);
   if (team.leader()) reporter.report(diagnostics);
   return status;
 }
