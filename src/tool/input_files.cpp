@@ -106,12 +106,7 @@ std::vector<InputProgram> programsInTurn(const std::string& path) {
   int failure = kExitOk;
   std::shared_ptr<SourceFile> source = readSourceFile(path, unreported, &failure);
   if (!source || failure != kExitOk) return {InputProgram{path, "", path, 0, false, nullptr, std::nullopt}};
-  // As loadProgramFrom does: the scanned pages need not stay resident.
-  size_t dropped = 0;
-  std::vector<FoundProgram> found = findPrograms(source->text(), [&](size_t scannedTo) {
-    source->dropPages(dropped, scannedTo);
-    dropped = scannedTo;
-  });
+  std::vector<FoundProgram> found = findProgramsIn(*source);
   if (found.size() <= 1) {
     std::optional<FoundProgram> only;
     if (!found.empty()) only = std::move(found.front());

@@ -53,7 +53,7 @@ int runList(const ListOptions& options, Reporter& reporter) {
           return InputOutcome{status, ""};
         }
         diagnostics.setSource(source.get());
-        const std::vector<FoundProgram> programs = findPrograms(source->text());
+        const std::vector<FoundProgram> programs = findProgramsIn(*source);
         if (programs.empty()) {
           diagnostics.error("no program found in '" + source->name() +
                             "': expected a line ending in '{' followed by op lines")

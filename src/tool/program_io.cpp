@@ -116,17 +116,19 @@ std::shared_ptr<SourceFile> readSourceFile(const std::string& path, DiagnosticEn
   return file;
 }
 
+std::vector<FoundProgram> findProgramsIn(SourceFile& source) {
+  size_t dropped = 0;
+  return findPrograms(source.text(), [&](size_t scannedTo) {
+    source.dropPages(dropped, scannedTo);
+    dropped = scannedTo;
+  });
+}
+
 LoadedProgram loadProgramFrom(std::shared_ptr<SourceFile> source, DiagnosticEngine& diagnostics,
                               const std::string& selector) {
   diagnostics.setSource(source.get());
   // No program found: parse the whole file, so a broken dump is diagnosed.
-  // The scan reads the whole file once; its pages need not stay resident
-  // until the parser reads them again.
-  size_t dropped = 0;
-  const std::vector<FoundProgram> found = findPrograms(source->text(), [&](size_t scannedTo) {
-    source->dropPages(dropped, scannedTo);
-    dropped = scannedTo;
-  });
+  const std::vector<FoundProgram> found = findProgramsIn(*source);
   if (found.empty()) return parseFound(std::move(source), nullptr, 0, diagnostics);
   const FoundProgram* chosen = choose(found, selector, *source, diagnostics);
   if (!chosen) {

@@ -52,6 +52,11 @@ std::shared_ptr<SourceFile> readSourceFile(const std::string& path, DiagnosticEn
 LoadedProgram loadProgramFrom(std::shared_ptr<SourceFile> source, DiagnosticEngine& diagnostics,
                               const std::string& selector);
 
+// The programs of `source` (program_finder.h). The scan reads the whole file
+// once; the pages it passed are let go rather than kept resident until the
+// parser reads them again.
+std::vector<FoundProgram> findProgramsIn(SourceFile& source);
+
 // One input of a run over several (input_files.h): the program it names,
 // parsed from the file the input layer read, or read here.
 LoadedProgram loadProgram(const InputProgram& input, DiagnosticEngine& diagnostics);
