@@ -62,8 +62,11 @@ if(RESHARDCTL_BUNDLE)
   # would need glibc 2.36's arc4random): the binaries need glibc 2.35.
   add_compile_definitions(FMT_HEADER_ONLY=1)
   add_link_options(-static-libstdc++ -static-libgcc LINKER:--as-needed LINKER:--gc-sections)
-  set(CMAKE_BUILD_RPATH "\$ORIGIN/../lib")
-  set(CMAKE_BUILD_RPATH_USE_ORIGIN ON)
+  # Exactly one RUNPATH entry. CMake's build RPATH (CMAKE_BUILD_RPATH) came
+  # out as "$ORIGIN/../lib:" with an empty entry, which makes the loader
+  # search the current directory; the install RPATH is used as written.
+  set(CMAKE_BUILD_WITH_INSTALL_RPATH ON)
+  set(CMAKE_INSTALL_RPATH "\$ORIGIN/../lib")
 endif()
 
 if(RESHARDCTL_GPU_ENABLED)
