@@ -1,3 +1,7 @@
+#include <random>
+#include <string>
+#include <vector>
+
 #include <doctest/doctest.h>
 #include <tao/pegtl/contrib/analyze.hpp>
 
@@ -198,6 +202,54 @@ TEST_CASE("the fast scans match exactly what the structured rules match") {
   // The common cases do take the fast path.
   CHECK(matchedLength<fast_attr_value>(values[2]) > 0);
   CHECK(matchedLength<fast_angle_body>(angles[0]) > 0);
+}
+
+namespace {
+// Texts of every length up to a few blocks of 16 bytes, mostly of the bytes
+// the scans look at, so both the block loop and the byte loop after it, and
+// every way of leaving either, meet each kind of byte at each position.
+std::vector<std::string> randomTexts(std::string_view alphabet, std::string_view prefix, size_t count) {
+  std::mt19937 random(20261201);
+  std::vector<std::string> texts;
+  for (size_t i = 0; i < count; ++i) {
+    std::string text(prefix);
+    size_t length = random() % 70;
+    for (size_t k = 0; k < length; ++k) text += alphabet[random() % alphabet.size()];
+    texts.push_back(text);
+  }
+  return texts;
+}
+}  // namespace
+
+TEST_CASE("the fast scans match the structured rules on random text of block-crossing lengths") {
+  using namespace grammar;
+  size_t fastValues = 0;
+  for (const std::string& value : randomTexts("[]{}()<>\",\\ \t\n\r\vab:1aaaaaaaaa", "", 20000)) {
+    CAPTURE(value);
+    long structured = matchedLength<plus<group_item>>(value);
+    long fast = matchedLength<fast_attr_value>(value);
+    if (fast != -1) CHECK(fast == structured);
+    if (structured == -1) CHECK(fast == -1);
+    fastValues += fast != -1;
+  }
+  CHECK(fastValues > 1000);  // the fast path does run
+  size_t fastAngles = 0;
+  for (const std::string& angle : randomTexts("<>\n\r, x[]aaaaaaaaaa", "<", 20000)) {
+    CAPTURE(angle);
+    long fast = matchedLength<fast_angle_body>(angle);
+    long structured = matchedLength<angle_body>(angle);
+    if (fast != -1) CHECK(fast == structured);
+    if (structured == -1) CHECK(fast == -1);
+    fastAngles += fast != -1;
+  }
+  CHECK(fastAngles > 1000);
+  // A long, well-formed op_dist_attr and type, as dumps are full of.
+  std::string dist = "{mesh:{shape:[2],process_ids:[0,1]}";
+  for (int i = 0; i < 8; ++i) dist += ",operand(" + std::to_string(i) + "):{dims_maping:[-1,0],partial(0,SUM)}";
+  dist += "},next:1}";
+  CHECK(matchedLength<fast_attr_value>(dist) == static_cast<long>(dist.size()) - 8);
+  std::string type = "<4x8xf32, mesh_shape:[2],process_ids:[0,1],dims_mappings:[-1,-1], partial(0,SUM)>, x";
+  CHECK(matchedLength<fast_angle_body>(type) == static_cast<long>(type.size()) - 3);
 }
 
 }  // namespace reshardctl
