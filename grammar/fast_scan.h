@@ -220,12 +220,43 @@ struct fast_angle_body {
   }
 };
 
+// plus< sor< identifier_char, one< '.' > > > (Dots) or plus< identifier_char >
+// (identifier_char: [a-zA-Z0-9_]) by one table lookup a byte: names, keys and
+// value names are a good part of every op line.
+template <bool Dots>
+struct identifier_run {
+  using rule_t = identifier_run;
+  using subs_t = tao::pegtl::empty_list;
+
+  static constexpr std::array<bool, 256> makeTable() {
+    std::array<bool, 256> table{};
+    for (int c = 0; c < 256; ++c)
+      table[c] = (c >= 'a' && c <= 'z') || (c >= 'A' && c <= 'Z') || (c >= '0' && c <= '9') || c == '_' ||
+                 (Dots && c == '.');
+    return table;
+  }
+  static constexpr std::array<bool, 256> kTable = makeTable();
+
+  template <typename ParseInput>
+  [[nodiscard]] static bool match(ParseInput& in) {
+    const char* const start = in.current();
+    const char* p = start;
+    while (p < in.end() && kTable[static_cast<unsigned char>(*p)]) ++p;
+    if (p == start) return false;
+    in.bump_in_this_line(static_cast<size_t>(p - start));
+    return true;
+  }
+};
+
 }  // namespace reshardctl::grammar
 
-// For pegtl::analyze: both rules consume input when they succeed.
+// For pegtl::analyze: these rules consume input when they succeed.
 template <typename Name>
 struct tao::pegtl::analyze_traits<Name, reshardctl::grammar::fast_attr_value>
     : tao::pegtl::analyze_any_traits<> {};
 template <typename Name>
 struct tao::pegtl::analyze_traits<Name, reshardctl::grammar::fast_angle_body>
+    : tao::pegtl::analyze_any_traits<> {};
+template <typename Name, bool Dots>
+struct tao::pegtl::analyze_traits<Name, reshardctl::grammar::identifier_run<Dots>>
     : tao::pegtl::analyze_any_traits<> {};

@@ -252,6 +252,20 @@ TEST_CASE("the fast scans match the structured rules on random text of block-cro
   CHECK(matchedLength<fast_angle_body>(type) == static_cast<long>(type.size()) - 3);
 }
 
+TEST_CASE("the identifier tables match the character rules they replace") {
+  using namespace grammar;
+  for (int c = 0; c < 256; ++c) {
+    std::string text = "a" + std::string(1, static_cast<char>(c)) + "b" + std::string(1, static_cast<char>(c));
+    for (std::string_view t : {std::string_view(text), std::string_view(text).substr(1)}) {
+      CAPTURE(c);
+      CHECK(matchedLength<identifier>(t) == matchedLength<plus<identifier_char>>(t));
+      CHECK(matchedLength<dotted_identifier>(t) == matchedLength<plus<sor<identifier_char, one<'.'>>>>(t));
+    }
+  }
+  CHECK(matchedLength<dotted_identifier>("pd_dist.tensor<") == 14);
+  CHECK(matchedLength<identifier>("") == -1);
+}
+
 }  // namespace reshardctl
 
 namespace reshardctl {
