@@ -1,7 +1,6 @@
 #include "syntax/graph_builder.h"
 
 #include <algorithm>
-#include <charconv>
 
 #include <fmt/format.h>
 
@@ -18,13 +17,19 @@ constexpr size_t kDenseNumberSlack = 1 << 16;
 
 // ---- names -------------------------------------------------------------------
 
+// By hand rather than std::from_chars: it runs several times for every
+// value name of a dump, and the names are short.
 std::optional<uint32_t> numberOf(std::string_view name) {
-  // "%017" is a name of its own, not %17.
-  if (name.size() < 2 || (name[1] == '0' && name.size() > 2)) return std::nullopt;
-  uint32_t number = 0;
-  auto [end, ec] = std::from_chars(name.data() + 1, name.data() + name.size(), number);
-  if (ec != std::errc() || end != name.data() + name.size()) return std::nullopt;
-  return number;
+  // "%017" is a name of its own, not %17; more than 10 digits overflow.
+  if (name.size() < 2 || name.size() > 11 || (name[1] == '0' && name.size() > 2)) return std::nullopt;
+  uint64_t number = 0;
+  for (char c : name.substr(1)) {
+    unsigned digit = static_cast<unsigned char>(c) - unsigned{'0'};
+    if (digit > 9) return std::nullopt;
+    number = number * 10 + digit;
+  }
+  if (number > UINT32_MAX) return std::nullopt;
+  return static_cast<uint32_t>(number);
 }
 
 Binding* findBinding(ParseState& st, std::string_view name) {

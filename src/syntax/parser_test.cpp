@@ -7,6 +7,7 @@
 
 #include "grammar/dist_grammar.h"
 #include "grammar/pir_grammar.h"
+#include "syntax/graph_builder.h"
 #include "syntax/printer.h"
 #include "syntax/testing.h"
 
@@ -355,6 +356,21 @@ TEST_CASE("a program parsed out of a log keeps the log's offsets") {
   DiagnosticEngine badDiagnostics(&badSource);
   CHECK_FALSE(parseProgram(badSource, badDiagnostics, 5, bad.size()).program);
   CHECK(badDiagnostics.render().find("b.log:3:25: error: unbalanced brackets: expected ']', found '}'") == 0);
+}
+
+}  // namespace reshardctl
+
+namespace reshardctl {
+
+TEST_CASE("value numbers: digits only, no leading zero, within 32 bits") {
+  using parsing::numberOf;
+  CHECK(numberOf("%0") == 0u);
+  CHECK(numberOf("%17") == 17u);
+  CHECK(numberOf("%4294967295") == 4294967295u);
+  for (std::string_view name : {"%", "%017", "%00", "%x", "%1a", "%a1", "%4294967296", "%99999999999", "%-1", "%+1"}) {
+    CAPTURE(name);
+    CHECK_FALSE(numberOf(name).has_value());
+  }
 }
 
 }  // namespace reshardctl
