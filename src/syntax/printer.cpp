@@ -9,6 +9,8 @@ namespace reshardctl {
 
 namespace {
 
+using namespace std::string_view_literals;  // appends without strlen
+
 constexpr uint32_t kUnnumbered = std::numeric_limits<uint32_t>::max();
 constexpr std::string_view kNullValue = "<<NULL VALUE>>";
 constexpr std::string_view kNullType = "<<NULL TYPE>>";
@@ -56,10 +58,10 @@ class Printer {
       out_ += program_.moduleHeader();
       out_ += '\n';
     }
-    out_ += "{\n";
+    out_ += "{\n"sv;
     printBlockContents(*program_.body(), kStep);
     blankLinesAtEnd(*program_.body());
-    out_ += "}\n";
+    out_ += "}\n"sv;
     drain();
   }
 
@@ -109,7 +111,7 @@ class Printer {
       out_ += '%';
       out_ += v->argName;
     } else {
-      out_ += "%arg_";
+      out_ += "%arg_"sv;
       number(numbering_.numberOf(v));
     }
     std::string_view attributes = v->ownerBlock->argumentAttributes(v->index);
@@ -129,7 +131,7 @@ class Printer {
     out_ += op.name();
     if (quoted) out_ += '"';
     if (std::optional<uint32_t> id = op.debugId()) {
-      out_ += " [id:";
+      out_ += " [id:"sv;
       number(*id);
       out_ += ']';
     }
@@ -138,7 +140,7 @@ class Printer {
   void results(const Operation& op) {
     out_ += '(';
     for (size_t i = 0; i < op.numResults(); ++i) {
-      if (i) out_ += ", ";
+      if (i) out_ += ", "sv;
       value(op.result(i));
     }
     out_ += ')';
@@ -146,21 +148,21 @@ class Printer {
 
   void operands(const Operation& op, size_t first = 0) {
     for (size_t i = first; i < op.numOperands(); ++i) {
-      if (i > first) out_ += ", ";
+      if (i > first) out_ += ", "sv;
       value(op.operandValue(i));
     }
   }
 
   void resultTypes(const Operation& op) {
     for (size_t i = 0; i < op.numResults(); ++i) {
-      if (i) out_ += ", ";
+      if (i) out_ += ", "sv;
       type(op.result(i)->type);
     }
   }
 
   void blockArguments(const Block& block) {
     for (size_t i = 0; i < block.arguments().size(); ++i) {
-      if (i) out_ += ", ";
+      if (i) out_ += ", "sv;
       value(block.arguments()[i]);
     }
   }
@@ -168,19 +170,19 @@ class Printer {
   // PrintOperationWithNoRegion: `(%r) = "name" (%a, %b) {attrs} : (Ta, Tb) -> Tr`
   void genericLine(const Operation& op) {
     results(op);
-    out_ += " = ";
+    out_ += " = "sv;
     opName(op);
-    out_ += " (";
+    out_ += " ("sv;
     operands(op);
-    out_ += ") ";
+    out_ += ") "sv;
     out_ += op.attributes();
-    out_ += " : (";
+    out_ += " : ("sv;
     for (size_t i = 0; i < op.numOperands(); ++i) {
-      if (i) out_ += ", ";
+      if (i) out_ += ", "sv;
       const Value* v = op.operandValue(i);
       type(v ? v->type : nullptr);
     }
-    out_ += ") -> ";
+    out_ += ") -> "sv;
     resultTypes(op);
   }
 
@@ -191,25 +193,25 @@ class Printer {
   // the blocks' ops one level in, `} else {` between blocks, then `}`.
   void arrowRegionOp(const Operation& op, size_t width) {
     results(op);
-    out_ += " = ";
+    out_ += " = "sv;
     opName(op);
-    out_ += " (";
+    out_ += " ("sv;
     operands(op);
     out_ += ')';
     if (op.regionSyntax() == RegionSyntax::If) {
       out_ += ' ';
       out_ += op.attributes();
     }
-    out_ += " -> ";
+    out_ += " -> "sv;
     resultTypes(op);
-    out_ += op.headerSpelling().braceAttached ? "{" : " {";
+    out_ += op.headerSpelling().braceAttached ? "{"sv : " {"sv;
     if (leadingSpace_ && op.regionSyntax() == RegionSyntax::Group) return leadingSpaceGroupBody(op);
     out_ += '\n';
     const auto& regions = op.regions();
     for (size_t r = 0; r < regions.size(); ++r) {
       if (r > 0) {
         indentOp(width);
-        out_ += "} else {\n";
+        out_ += "} else {\n"sv;
       }
       printBlockContents(*regions[r], width + kStep);
       blankLinesAtEnd(*regions[r]);
@@ -227,9 +229,9 @@ class Printer {
         blankLinesBefore(*inner);
         printOp(*inner, 0);
       }
-      out_ += " \n";
+      out_ += " \n"sv;
       blankLinesAtEnd(*block);
-      out_ += " }";
+      out_ += " }"sv;
     }
   }
 
@@ -238,13 +240,13 @@ class Printer {
   // while's own indent, the body one level in, `}`.
   void whileOp(const Operation& op, size_t width) {
     results(op);
-    out_ += " = ";
+    out_ += " = "sv;
     opName(op);
-    out_ += op.headerSpelling().parenAttached ? "(cond=" : " (cond=";
+    out_ += op.headerSpelling().parenAttached ? "(cond="sv : " (cond="sv;
     value(op.numOperands() > 0 ? op.operandValue(0) : nullptr);
-    out_ += ", inputs=";
+    out_ += ", inputs="sv;
     operands(op, 1);
-    out_ += ") { \n";
+    out_ += ") { \n"sv;
     const Block& body = *op.regions().front();
     indentOp(width);
     out_ += '^';
@@ -264,11 +266,11 @@ class Printer {
     out_ += '\n';
     for (const Block* region : op.regions()) {
       indentBrace(width);
-      out_ += "{\n";
+      out_ += "{\n"sv;
       printBlockContents(*region, width + kStep);
       blankLinesAtEnd(*region);
       indentBrace(width);
-      out_ += "}\n";
+      out_ += "}\n"sv;
     }
   }
 
@@ -300,7 +302,7 @@ class Printer {
   void printBlockContents(const Block& block, size_t width) {
     if (!block.arguments().empty()) {
       indentOp(width);
-      out_ += block.argumentsAreKeywords() ? "^kw:" : "^";
+      out_ += block.argumentsAreKeywords() ? "^kw:"sv : "^"sv;
       if (block.argumentsOnOwnLines()) {
         for (const Value* arg : block.arguments()) {
           out_ += '\n';
