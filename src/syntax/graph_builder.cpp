@@ -131,18 +131,54 @@ std::string_view canonicalAttributes(ParseState& st, PendingOp& op) {
   return st.program->strings().intern(text);
 }
 
-const OpDistAttr* readDistAttr(ParseState& st, PendingOp& op, std::string_view attributes) {
-  if (op.distText.empty()) return nullptr;
-  if (auto it = st.distCache.find(op.distText); it != st.distCache.end()) return it->second;
-  st.sawOpDistAttr = true;
-  const OpDistAttr* attr = st.program->keepOpDistAttr(
-      readOpDistAttr(op.distText, op.distSpan.offset, &st.opDistStyle));
-  // Key the cache with text that outlives the input buffer.
+// `op.distText` in storage that outlives the input: inside the interned
+// `attributes` (which hold it verbatim unless the entries were reordered).
+std::string_view stableDistText(ParseState& st, const PendingOp& op, std::string_view attributes) {
+  size_t verbatimAt = static_cast<size_t>(op.distText.data() - op.attributes.data());
+  if (verbatimAt + op.distText.size() <= attributes.size() &&
+      attributes.substr(verbatimAt, op.distText.size()) == op.distText)
+    return attributes.substr(verbatimAt, op.distText.size());
   size_t keyAt = attributes.find(op.distText);
-  std::string_view key = keyAt == std::string_view::npos ? st.program->strings().intern(op.distText)
-                                                         : attributes.substr(keyAt, op.distText.size());
-  st.distCache.emplace(key, attr);
+  return keyAt == std::string_view::npos ? st.program->strings().intern(op.distText)
+                                         : attributes.substr(keyAt, op.distText.size());
+}
+
+const OpDistAttr* readDistAttr(ParseState& st, PendingOp& op, std::string_view name,
+                               std::string_view attributes) {
+  if (op.distText.empty()) return nullptr;
+  if (op.knownDist) return op.knownDist;
+  std::string_view stable = stableDistText(st, op, attributes);
+  const OpDistAttr* attr = nullptr;
+  if (auto it = st.distCache.find(op.distText); it != st.distCache.end()) {
+    attr = it->second;
+  } else {
+    st.sawOpDistAttr = true;
+    attr = st.program->keepOpDistAttr(readOpDistAttr(op.distText, op.distSpan.offset, &st.opDistStyle));
+    st.distCache.emplace(stable, attr);
+  }
+  st.recentDists.remember(name, {stable, attr});
   return attr;
+}
+
+const RecentDists::Entry* RecentDists::find(std::string_view opName, std::string_view input) const {
+  auto found = byName_.find(opName);
+  if (found == byName_.end()) return nullptr;
+  for (const Entry& entry : found->second.entries) {
+    if (!entry.attr || !input.starts_with(entry.text)) continue;
+    if (input.size() == entry.text.size()) return &entry;  // the value ends the input
+    switch (input[entry.text.size()]) {
+      case ']': case '}': case ')': case '>': case ',': case ' ': case '\t': case '\n': case '\r':
+        return &entry;
+      default: break;
+    }
+  }
+  return nullptr;
+}
+
+void RecentDists::remember(std::string_view opName, Entry entry) {
+  Recent& recent = byName_[opName];
+  recent.entries[recent.next] = entry;
+  recent.next = (recent.next + 1) % kPerName;
 }
 
 // Generation A types omit process ids: take them from the defining op's mesh
@@ -217,7 +253,7 @@ Operation* createPendingOp(ParseState& st) {
   spec.resultTypes.clear();
   spec.name = st.program->strings().intern(op.name);
   spec.attributes = op.attributes.empty() ? std::string_view("{}") : canonicalAttributes(st, op);
-  spec.distAttr = readDistAttr(st, op, spec.attributes);
+  spec.distAttr = readDistAttr(st, op, spec.name, spec.attributes);
   spec.location = static_cast<uint32_t>(op.location);
   spec.distAttrLocation = static_cast<uint32_t>(op.distSpan.offset);
   spec.regionSyntax = op.syntax;

@@ -165,15 +165,38 @@ struct action<g::attr_key> {
   }
 };
 
+void noteAttrValue(ParseState& st, std::string_view text, Span where) {
+  if (!st.sawAttrPrefix && startsWithAttrKindPrefix(text)) st.sawAttrPrefix = true;
+  if (st.op().currentKey == "op_dist_attr") {
+    st.op().distText = text;
+    st.op().distSpan = where;
+  }
+}
+
 template <>
 struct action<g::attr_value> {
+  // An op_dist_attr value that repeats one lately read on an op of the same
+  // name (RecentDists) is taken whole, without the scan; anything else is
+  // matched by the rule.
+  template <typename Rule, pegtl::apply_mode A, pegtl::rewind_mode M, template <typename...> class Action,
+            template <typename...> class Control, typename Input>
+  static bool match(Input& in, ParseState& st) {
+    PendingOp& op = st.op();
+    if (A == pegtl::apply_mode::action && op.currentKey == "op_dist_attr") {
+      std::string_view rest(in.current(), static_cast<size_t>(in.end() - in.current()));
+      if (const RecentDists::Entry* known = st.recentDists.find(op.name, rest)) {
+        noteAttrValue(st, rest.substr(0, known->text.size()), Span{st.at(in.current()), known->text.size()});
+        op.knownDist = known->attr;
+        in.bump_in_this_line(known->text.size());
+        return true;
+      }
+    }
+    return pegtl::match<Rule, A, M, Action, Control>(in, st);
+  }
+
   template <typename Input>
   static void apply(const Input& in, ParseState& st) {
-    if (!st.sawAttrPrefix && startsWithAttrKindPrefix(in.string_view())) st.sawAttrPrefix = true;
-    if (st.op().currentKey == "op_dist_attr") {
-      st.op().distText = in.string_view();
-      st.op().distSpan = spanOf(st, in);
-    }
+    noteAttrValue(st, in.string_view(), spanOf(st, in));
   }
 };
 

@@ -374,3 +374,33 @@ TEST_CASE("value numbers: digits only, no leading zero, within 32 bits") {
 }
 
 }  // namespace reshardctl
+
+namespace reshardctl {
+
+TEST_CASE("an op_dist_attr read before on an op of the same name is taken whole only where the value ends") {
+  const std::string dist = "{mesh:{shape:[2],process_ids:[0,1]},result(0):{dims_maping:[-1]}}";
+  auto line = [](int n, const std::string& name, const std::string& attrs) {
+    return "    (%" + std::to_string(n) + ") = \"" + name + "\" () " + attrs +
+           " : () -> pd_dist.tensor<4xf32, mesh_shape:[2],dims_mappings:[-1]>\n";
+  };
+  // Followed by ',' and by '}', on two ops of one name and one of another.
+  std::string text = "{\n" + line(0, "a.b", "{op_dist_attr:" + dist + ",x:1}") +
+                     line(1, "a.b", "{op_dist_attr:" + dist + "}") + line(2, "a.c", "{op_dist_attr:" + dist + "}") +
+                     "}\n";
+  testing::Parsed parsed = testing::parse(text);
+  REQUIRE_MESSAGE(parsed.program, parsed.errors());
+  const Operation* first = parsed.program->body()->front();
+  REQUIRE(first->distAttr());
+  CHECK(first->next()->distAttr() == first->distAttr());
+  CHECK(first->next()->next()->distAttr() == first->distAttr());
+  CHECK(printProgramToString(*parsed.program) == text);
+  // The remembered text followed by more of the value is not that value: the
+  // scan reads all of it (and the dist attr reader rejects it).
+  std::string longer = "{\n" + line(0, "a.b", "{op_dist_attr:" + dist + "}") +
+                       line(1, "a.b", "{op_dist_attr:" + dist + "[1]}") + "}\n";
+  testing::Parsed rejected = testing::parse(longer);
+  CHECK_FALSE(rejected.program);
+  CHECK(rejected.errors().find("test.ir:3:100: error: unexpected text after op_dist_attr") != std::string::npos);
+}
+
+}  // namespace reshardctl
