@@ -194,7 +194,9 @@ class Partitioner {
                                             size_t location) {
     Program& program = rewriter_.program();
     std::string_view opRole = opRoleOf(program, *op);
-    ReshardKey key{input->dist, &dst, input->type, opRole, stopGradient(input)};
+    // Generation A's reshard carries no stop_gradient (newOpAttributes): no need to look.
+    bool stops = program.generation() != DistGeneration::A && stopGradient(input);
+    ReshardKey key{input->dist, &dst, input->type, opRole, stops};
     if (auto found = memo_.find(key); found != memo_.end()) return found->second;
     std::optional<ReshardParts> parts = reshardParts(program, input, dst, location, diagnostics_, opRole);
     if (parts) memo_.emplace(key, *parts);
