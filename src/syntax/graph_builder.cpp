@@ -32,15 +32,21 @@ std::optional<uint32_t> numberOf(std::string_view name) {
   return static_cast<uint32_t>(number);
 }
 
-Binding* findBinding(ParseState& st, std::string_view name) {
-  if (auto number = numberOf(name); number && *number < st.numbered.size() && st.numbered[*number].value)
-    return &st.numbered[*number];
+Binding* findBinding(ParseState& st, std::string_view name) { return findBinding(st, name, numberOf(name)); }
+
+Binding* findBinding(ParseState& st, std::string_view name, std::optional<uint32_t> number) {
+  if (number && *number < st.numbered.size() && st.numbered[*number].value) return &st.numbered[*number];
+  if (st.named.empty()) return nullptr;  // a dump numbered densely: no hashing per name
   auto it = st.named.find(name);
   return it == st.named.end() ? nullptr : &it->second;
 }
 
 void define(ParseState& st, std::string_view name, Span where, Value* value) {
-  if (Binding* previous = findBinding(st, name)) {
+  define(st, name, numberOf(name), where, value);
+}
+
+void define(ParseState& st, std::string_view name, std::optional<uint32_t> number, Span where, Value* value) {
+  if (Binding* previous = findBinding(st, name, number)) {
     Diagnostic& d = st.diagnostics.error(where.offset, where.length,
                                          fmt::format("redefinition of value '{}'", name));
     d.notes.push_back(Diagnostic{Severity::Note, previous->offset, name.size(),
@@ -48,7 +54,6 @@ void define(ParseState& st, std::string_view name, Span where, Value* value) {
     return;
   }
   Binding binding{value, where.offset, true};
-  std::optional<uint32_t> number = numberOf(name);
   if (number && *number < st.numbered.size() + kDenseNumberSlack) {
     if (*number >= st.numbered.size()) st.numbered.resize(std::max<size_t>(*number + 1, st.numbered.size() * 2));
     st.numbered[*number] = binding;
@@ -274,9 +279,10 @@ Operation* createPendingOp(ParseState& st) {
 void defineResults(ParseState& st, PendingOp& op) {
   for (size_t i = 0; i < op.resultNames.size(); ++i) {
     auto [name, where] = op.resultNames[i];
-    if (numberOf(name) != st.nextResultNumber) st.denselyNumbered = false;
+    std::optional<uint32_t> number = numberOf(name);
+    if (number != st.nextResultNumber) st.denselyNumbered = false;
     ++st.nextResultNumber;
-    define(st, name, where, op.created->result(i));
+    define(st, name, number, where, op.created->result(i));
   }
 }
 

@@ -196,8 +196,10 @@ Span spanOf(const ParseState& st, const Input& in) {
 // "%17" → 17; anything else ("%x", "%017") → nullopt.
 std::optional<uint32_t> numberOf(std::string_view name);
 Binding* findBinding(ParseState& st, std::string_view name);
+Binding* findBinding(ParseState& st, std::string_view name, std::optional<uint32_t> number);  // number: numberOf(name)
 // Binds `name` to `value`, reporting a redefinition.
 void define(ParseState& st, std::string_view name, Span where, Value* value);
+void define(ParseState& st, std::string_view name, std::optional<uint32_t> number, Span where, Value* value);
 // The value `name` is bound to; an unknown name is kept for reportUnresolved.
 Value* use(ParseState& st, std::string_view name, Span where, bool* resolved);
 // Names used before any definition: "used before its definition" or undefined.
