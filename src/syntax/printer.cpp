@@ -1,6 +1,8 @@
 #include "syntax/printer.h"
 
+#include <algorithm>
 #include <charconv>
+#include <cstring>
 #include <limits>
 
 #include <fmt/format.h>
@@ -43,11 +45,57 @@ class Numbering {
   uint32_t nextArgument_ = 0;
 };
 
+// The printer's text: most of printing is appending short pieces, so each
+// append is one bounds check and a copy (no terminator, no length kept apart),
+// into a buffer grown in large steps.
+class TextOut {
+ public:
+  TextOut() { grow(1 << 21); }
+
+  TextOut& operator+=(std::string_view piece) {
+    if (static_cast<size_t>(end_ - cur_) < piece.size()) grow(piece.size());
+    std::memcpy(cur_, piece.data(), piece.size());
+    cur_ += piece.size();
+    return *this;
+  }
+  TextOut& operator+=(char c) {
+    if (cur_ == end_) grow(1);
+    *cur_++ = c;
+    return *this;
+  }
+  void append(size_t count, char c) {
+    if (static_cast<size_t>(end_ - cur_) < count) grow(count);
+    std::memset(cur_, c, count);
+    cur_ += count;
+  }
+  void append(const char* begin, const char* end) { *this += std::string_view(begin, static_cast<size_t>(end - begin)); }
+
+  size_t size() const { return cur_ ? static_cast<size_t>(cur_ - buffer_.data()) : 0; }
+  std::string_view view() const { return {buffer_.data(), size()}; }
+  void clear() { cur_ = buffer_.data(); }
+  std::string take() {
+    buffer_.resize(size());
+    return std::move(buffer_);
+  }
+
+ private:
+  void grow(size_t needed) {
+    size_t used = size();
+    buffer_.resize(std::max(buffer_.size() * 2, used + needed));
+    cur_ = buffer_.data() + used;
+    end_ = buffer_.data() + buffer_.size();
+  }
+
+  std::string buffer_;
+  char* cur_ = nullptr;
+  char* end_ = nullptr;
+};
+
 // Text → Paddle's dump. Each function names the Paddle printer it follows
 // (paddle/pir/src/core/ir_printer.cc unless said otherwise).
 class Printer {
  public:
-  Printer(const Program& program, std::string& out, OutputBuffer* sink)
+  Printer(const Program& program, TextOut& out, OutputBuffer* sink)
       : program_(program), numbering_(program), out_(out), sink_(sink),
         leadingSpace_(program.indentStyle() == IndentStyle::LeadingSpace) {}
 
@@ -70,7 +118,7 @@ class Printer {
 
   void drain() {
     if (sink_ && out_.size() >= (1u << 20)) {
-      sink_->append(out_);
+      sink_->append(out_.view());
       out_.clear();
     }
   }
@@ -319,7 +367,7 @@ class Printer {
 
   const Program& program_;
   Numbering numbering_;
-  std::string& out_;
+  TextOut& out_;
   OutputBuffer* sink_;
   bool leadingSpace_;
 };
@@ -338,18 +386,17 @@ void OutputBuffer::flush() {
 
 bool printProgram(const Program& program, std::FILE* out) {
   OutputBuffer sink(out);
-  std::string text;
-  text.reserve(1 << 21);
+  TextOut text;
   Printer(program, text, &sink).printProgram();
-  sink.append(text);
+  sink.append(text.view());
   sink.flush();
   return !sink.failed() && std::fflush(out) == 0;
 }
 
 std::string printProgramToString(const Program& program) {
-  std::string text;
+  TextOut text;
   Printer(program, text, nullptr).printProgram();
-  return text;
+  return text.take();
 }
 
 ValueNames::ValueNames(const Program& program) {
