@@ -161,29 +161,8 @@ const OpDistAttr* readDistAttr(ParseState& st, PendingOp& op, std::string_view n
     attr = st.program->keepOpDistAttr(readOpDistAttr(op.distText, op.distSpan.offset, &st.opDistStyle));
     st.distCache.emplace(stable, attr);
   }
-  st.recentDists.remember(name, {stable, attr});
+  st.recent.remember(name, RecentAttributes::Dist{stable, attr});
   return attr;
-}
-
-const RecentDists::Entry* RecentDists::find(std::string_view opName, std::string_view input) const {
-  auto found = byName_.find(opName);
-  if (found == byName_.end()) return nullptr;
-  for (const Entry& entry : found->second.entries) {
-    if (!entry.attr || !input.starts_with(entry.text)) continue;
-    if (input.size() == entry.text.size()) return &entry;  // the value ends the input
-    switch (input[entry.text.size()]) {
-      case ']': case '}': case ')': case '>': case ',': case ' ': case '\t': case '\n': case '\r':
-        return &entry;
-      default: break;
-    }
-  }
-  return nullptr;
-}
-
-void RecentDists::remember(std::string_view opName, Entry entry) {
-  Recent& recent = byName_[opName];
-  recent.entries[recent.next] = entry;
-  recent.next = (recent.next + 1) % kPerName;
 }
 
 // Generation A types omit process ids: take them from the defining op's mesh
@@ -249,6 +228,18 @@ void checkSignature(ParseState& st, PendingOp& op) {
     checkOperandType(st, i, op.operands[i], op.operandTypes[i]);
 }
 
+// A dictionary read as printed (interned verbatim) can be recognised whole
+// on a later op of the same name (RecentAttributes).
+void rememberAttributes(ParseState& st, const PendingOp& op, const OpSpec& spec) {
+  if (op.attributes.empty() || spec.attributes != op.attributes) return;
+  RecentAttributes::Dict dict{spec.attributes, 0, 0, spec.distAttr};
+  if (!op.distText.empty()) {
+    dict.distOffset = static_cast<uint32_t>(op.distText.data() - op.attributes.data());
+    dict.distSize = static_cast<uint32_t>(op.distText.size());
+  }
+  st.recent.remember(spec.name, dict);
+}
+
 Operation* createPendingOp(ParseState& st) {
   PendingOp& op = st.op();
   if (op.created) return op.created;
@@ -257,8 +248,11 @@ Operation* createPendingOp(ParseState& st) {
   spec.operands.clear();
   spec.resultTypes.clear();
   spec.name = st.program->strings().intern(op.name);
-  spec.attributes = op.attributes.empty() ? std::string_view("{}") : canonicalAttributes(st, op);
+  spec.attributes = !op.knownAttributes.empty() ? op.knownAttributes
+                    : op.attributes.empty()     ? std::string_view("{}")
+                                                : canonicalAttributes(st, op);
   spec.distAttr = readDistAttr(st, op, spec.name, spec.attributes);
+  if (op.knownAttributes.empty()) rememberAttributes(st, op, spec);
   spec.location = static_cast<uint32_t>(op.location);
   spec.distAttrLocation = static_cast<uint32_t>(op.distSpan.offset);
   spec.regionSyntax = op.syntax;

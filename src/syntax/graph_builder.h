@@ -18,6 +18,7 @@
 #include "ir/source.h"
 #include "syntax/dist_attr_text.h"
 #include "syntax/generation_detection.h"
+#include "syntax/recent_attributes.h"
 #include "syntax/type_text.h"
 
 namespace reshardctl::parsing {
@@ -66,7 +67,8 @@ struct PendingOp {
   std::string_view attributes;
   Span distSpan;
   std::string_view distText;
-  const OpDistAttr* knownDist = nullptr;  // distText is one already read (RecentDists)
+  const OpDistAttr* knownDist = nullptr;  // distText is one already read (RecentAttributes)
+  std::string_view knownAttributes;       // attributes is one already read: its interned text
   std::vector<TypeRef> operandTypes;
   std::vector<TypeRef> resultTypes;
   Span operandTypesOpen, resultTypesStart;
@@ -89,37 +91,13 @@ struct PendingOp {
     attributes = {};
     distText = {};
     knownDist = nullptr;
+    knownAttributes = {};
     distSpan = {};
     hasSignature = false;
     syntax = RegionSyntax::None;
     debugId.reset();
     created = nullptr;
   }
-};
-
-// The op_dist_attr texts last read on ops of each name. Ops of one kind are
-// mostly laid out alike, so the value after `op_dist_attr:` is usually one of
-// these: recognised by comparing bytes, it needs no scan and no lookup.
-class RecentDists {
- public:
-  struct Entry {
-    std::string_view text;  // outlives the input (inside interned attributes)
-    const OpDistAttr* attr = nullptr;
-  };
-  // The entry whose text starts `input`, followed by a byte that ends an
-  // attribute value at the top level (fast_scan.h: a closer, a comma or
-  // whitespace; a well-formed value followed by one is exactly what the
-  // value scan matches); nullptr when none.
-  const Entry* find(std::string_view opName, std::string_view input) const;
-  void remember(std::string_view opName, Entry entry);  // opName outlives the parse
-
- private:
-  static constexpr size_t kPerName = 4;
-  struct Recent {
-    Entry entries[kPerName];
-    size_t next = 0;  // the slot to replace next
-  };
-  std::unordered_map<std::string_view, Recent> byName_;
 };
 
 struct UnresolvedUse {
@@ -144,7 +122,7 @@ struct ParseState {
   std::vector<UnresolvedUse> unresolved;
 
   std::unordered_map<std::string_view, const OpDistAttr*> distCache;
-  RecentDists recentDists;
+  RecentAttributes recent;
   struct ResolvedKey {
     const Type* type;
     const ProcessMesh* mesh;

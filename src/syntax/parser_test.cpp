@@ -404,3 +404,31 @@ TEST_CASE("an op_dist_attr read before on an op of the same name is taken whole 
 }
 
 }  // namespace reshardctl
+
+namespace reshardctl {
+
+TEST_CASE("an attribute dictionary read before on an op of the same name is taken whole, with its op_dist_attr") {
+  const std::string dict =
+      "{op_dist_attr:{mesh:{shape:[2],process_ids:[0,1]},result(0):{dims_maping:[-1]}},stop_gradient:[true]}";
+  auto line = [](int n, const std::string& name, const std::string& attrs) {
+    return "    (%" + std::to_string(n) + ") = \"" + name + "\" () " + attrs +
+           " : () -> pd_dist.tensor<4xf32, mesh_shape:[2],dims_mappings:[-1]>\n";
+  };
+  // A dictionary out of Paddle's order is not remembered: the second one is sorted again.
+  const std::string unsorted = "{stop_gradient:[true],b:1,a:2}";
+  std::string text = "{\n" + line(0, "a.b", dict) + line(1, "a.b", dict) + line(2, "a.c", unsorted) +
+                     line(3, "a.c", unsorted) + "}\n";
+  testing::Parsed parsed = testing::parse(text);
+  REQUIRE_MESSAGE(parsed.program, parsed.errors());
+  const Operation* first = parsed.program->body()->front();
+  const Operation* second = first->next();
+  CHECK(second->attributes().data() == first->attributes().data());  // one interned text
+  CHECK(second->distAttr() == first->distAttr());
+  CHECK(second->distAttrLocation() == text.find("op_dist_attr:", text.find("(%1)")) + 13);
+  CHECK(second->next()->next()->attributes() == "{a:2,b:1,stop_gradient:[true]}");
+  std::string printed = printProgramToString(*parsed.program);
+  CHECK(printed.find(line(1, "a.b", dict)) != std::string::npos);
+  CHECK(printed.find(line(3, "a.c", "{a:2,b:1,stop_gradient:[true]}")) != std::string::npos);
+}
+
+}  // namespace reshardctl
