@@ -123,8 +123,10 @@ std::string_view canonicalAttributes(ParseState& st, PendingOp& op) {
   for (const auto& entry : op.attrEntries) canonicalSize += entry.second.size();
   bool sortedUnique =
       std::adjacent_find(op.attrEntries.begin(), op.attrEntries.end(), notBefore) == op.attrEntries.end();
-  if (op.attributes.size() == canonicalSize && sortedUnique)
+  if (op.attributes.size() == canonicalSize && sortedUnique) {
+    op.attributesVerbatim = true;
     return st.program->strings().intern(op.attributes);
+  }
   std::stable_sort(op.attrEntries.begin(), op.attrEntries.end(), byKey);
   reportDuplicateKeys(st, op);
   std::string text = "{";
@@ -228,10 +230,11 @@ void checkSignature(ParseState& st, PendingOp& op) {
     checkOperandType(st, i, op.operands[i], op.operandTypes[i]);
 }
 
-// A dictionary read as printed (interned verbatim) can be recognised whole
-// on a later op of the same name (RecentAttributes).
+// A dictionary read as printed (interned verbatim, so nothing about it was
+// reported) can be recognised whole on a later op of the same name
+// (RecentAttributes).
 void rememberAttributes(ParseState& st, const PendingOp& op, const OpSpec& spec) {
-  if (op.attributes.empty() || spec.attributes != op.attributes) return;
+  if (!op.attributesVerbatim) return;
   RecentAttributes::Dict dict{spec.attributes, 0, 0, spec.distAttr};
   if (!op.distText.empty()) {
     dict.distOffset = static_cast<uint32_t>(op.distText.data() - op.attributes.data());

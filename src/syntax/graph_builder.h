@@ -69,6 +69,7 @@ struct PendingOp {
   std::string_view distText;
   const OpDistAttr* knownDist = nullptr;  // distText is one already read (RecentAttributes)
   std::string_view knownAttributes;       // attributes is one already read: its interned text
+  bool attributesVerbatim = false;        // attributes was in Paddle's form: interned as read
   std::vector<TypeRef> operandTypes;
   std::vector<TypeRef> resultTypes;
   Span operandTypesOpen, resultTypesStart;
@@ -92,6 +93,7 @@ struct PendingOp {
     distText = {};
     knownDist = nullptr;
     knownAttributes = {};
+    attributesVerbatim = false;
     distSpan = {};
     hasSignature = false;
     syntax = RegionSyntax::None;

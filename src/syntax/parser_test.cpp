@@ -429,6 +429,11 @@ TEST_CASE("an attribute dictionary read before on an op of the same name is take
   std::string printed = printProgramToString(*parsed.program);
   CHECK(printed.find(line(1, "a.b", dict)) != std::string::npos);
   CHECK(printed.find(line(3, "a.c", "{a:2,b:1,stop_gradient:[true]}")) != std::string::npos);
+  // A repeated key is reported on every op that has it: such a dictionary is not remembered.
+  const std::string twice = "{a:1,a:1}";
+  testing::Parsed repeated = testing::parse("{\n" + line(0, "a.b", twice) + line(1, "a.b", twice) + "}\n");
+  CHECK(repeated.errors().find("test.ir:2:") != std::string::npos);
+  CHECK(repeated.errors().find("test.ir:3:") != std::string::npos);
 }
 
 }  // namespace reshardctl
