@@ -53,6 +53,7 @@ class TextOut {
   TextOut() { grow(1 << 21); }
 
   TextOut& operator+=(std::string_view piece) {
+    if (piece.empty()) return *this;  // its data may be null, which memcpy must not see
     if (static_cast<size_t>(end_ - cur_) < piece.size()) grow(piece.size());
     std::memcpy(cur_, piece.data(), piece.size());
     cur_ += piece.size();
