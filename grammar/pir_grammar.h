@@ -40,17 +40,19 @@ struct comma : seq< ws, one< ',' >, ws > {};
 struct arrow : string< '-', '>' > {};
 
 struct identifier_char : ranges< 'a', 'z', 'A', 'Z', '0', '9', '_' > {};
+// plus< identifier_char > and plus< sor< identifier_char, one< '.' > > >, by a table (fast_scan.h).
+struct identifier : identifier_run< false > {};
+struct dotted_identifier : identifier_run< true > {};
 
 // ---- values ---------------------------------------------------------------
-struct value_name : seq< one< '%' >, plus< identifier_char > > {};
+struct value_name : seq< one< '%' >, identifier > {};
 struct null_value : string< '<', '<', 'N', 'U', 'L', 'L', ' ', 'V', 'A', 'L', 'U', 'E', '>', '>' > {};
 
 // ---- types ----------------------------------------------------------------
 // Type text is kept verbatim; src/syntax/type_text.cpp interprets tensor types.
 struct type;
 struct null_type : string< '<', '<', 'N', 'U', 'L', 'L', ' ', 'T', 'Y', 'P', 'E', '>', '>' > {};
-struct type_name : seq< ranges< 'a', 'z', 'A', 'Z', '_' >,
-                        star< sor< identifier_char, one< '.' > > > > {};
+struct type_name : seq< ranges< 'a', 'z', 'A', 'Z', '_' >, opt< dotted_identifier > > {};
 struct angle_open : one< '<' > {};
 struct angle_close : one< '>' > {};
 struct angle_body;
@@ -95,7 +97,7 @@ struct group_item : sor< string_literal, bracket_group, brace_group, paren_group
 // The fast scan matches the same text; the structured rules report errors.
 struct attr_value : sor< fast_attr_value, plus< group_item > > {};
 
-struct attr_key : seq< plus< sor< identifier_char, one< '.' > > >,
+struct attr_key : seq< dotted_identifier,
                        opt< one< '(' >, plus< digit >, one< ')' > > > {};
 struct attr_colon : one< ':' > {};
 struct attr_entry : if_must< attr_key, attr_colon, attr_value > {};

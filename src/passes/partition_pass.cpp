@@ -1,5 +1,6 @@
 #include "passes/partition_pass.h"
 
+#include <functional>
 #include <unordered_map>
 
 #include <fmt/format.h>
@@ -50,14 +51,15 @@ std::string_view opRoleOf(const Program& program, const Operation& op) {
 // later passes copy op_role to inserted ops (notes section 4), so C-E add
 // `stop_gradient` and, when the consumer has one, its `op_role`.
 // builtin.combine's Build has always called PassStopGradientsDefaultly.
-std::string newOpAttributes(const Program& program, std::string opDistAttr, Value* input,
+std::string newOpAttributes(const Program& program, std::string opDistAttr, const Value* input,
                             const std::vector<Value*>& inputs, std::string_view opRole) {
   bool generationA = program.generation() == DistGeneration::A;
   std::vector<std::pair<std::string_view, std::string>> entries;
   if (!opDistAttr.empty()) entries.emplace_back("op_dist_attr", std::move(opDistAttr));
   if (generationA && input) return writeAttributes(std::move(entries));
   if (!generationA && !opRole.empty()) entries.emplace_back("op_role", std::string(opRole));
-  entries.emplace_back("stop_gradient", passStopGradients(input ? std::vector<Value*>{input} : inputs));
+  std::string stops = input ? (stopGradient(input) ? "[true]" : "[false]") : passStopGradients(inputs);
+  entries.emplace_back("stop_gradient", std::move(stops));
   return writeAttributes(std::move(entries));
 }
 
@@ -81,6 +83,29 @@ TensorDistAttr onMesh(const TensorDistAttr& src, const ProcessMesh& mesh) {
   moved.mesh = mesh;
   return moved;
 }
+
+// What decides a reshard's parts (ReshardParts): its input's distribution and
+// type, the destination, and the two attributes copied from around it. The
+// distributions are compared by identity: the pass passes only kept ones (the
+// program's, which never change), so equal keys always build equal parts.
+struct ReshardKey {
+  const TensorDistAttr* source;
+  const TensorDistAttr* destination;
+  const Type* inputType;
+  std::string_view opRole;
+  bool stopGradient;
+  bool operator==(const ReshardKey&) const = default;
+};
+struct ReshardKeyHash {
+  size_t operator()(const ReshardKey& k) const {
+    std::hash<const void*> pointer;
+    size_t h = pointer(k.source);
+    h = h * 31 + pointer(k.destination);
+    h = h * 31 + pointer(k.inputType);
+    h = h * 31 + std::hash<std::string_view>()(k.opRole);
+    return h * 2 + k.stopGradient;
+  }
+};
 
 class Partitioner {
  public:
@@ -150,14 +175,32 @@ class Partitioner {
     return reshard;
   }
 
+  // `dst` is kept by the program (an entry of a kept OpDistAttr, or
+  // keepTensorDistAttr's): the memo of parts is keyed by its address.
   Value* reshardTo(Operation* op, Value* input, const TensorDistAttr& dst, size_t location) {
-    Operation* reshard = createReshard(rewriter_, input, dst, location, diagnostics_, opRoleOf(rewriter_.program(), *op));
-    if (!reshard) {
+    std::optional<ReshardParts> parts = memoizedParts(op, input, dst, location);
+    if (!parts) {
       result_.ok = false;
       return nullptr;
     }
+    Operation* reshard = buildReshard(rewriter_, input, *parts);
     result_.inserted.push_back(reshard);
     return reshard->result(0);
+  }
+
+  // A large program inserts many alike reshards: each distinct one's text is
+  // written once (writing it is most of the pass's time otherwise).
+  std::optional<ReshardParts> memoizedParts(Operation* op, Value* input, const TensorDistAttr& dst,
+                                            size_t location) {
+    Program& program = rewriter_.program();
+    std::string_view opRole = opRoleOf(program, *op);
+    // Generation A's reshard carries no stop_gradient (newOpAttributes): no need to look.
+    bool stops = program.generation() != DistGeneration::A && stopGradient(input);
+    ReshardKey key{input->dist, &dst, input->type, opRole, stops};
+    if (auto found = memo_.find(key); found != memo_.end()) return found->second;
+    std::optional<ReshardParts> parts = reshardParts(program, input, dst, location, diagnostics_, opRole);
+    if (parts) memo_.emplace(key, *parts);
+    return parts;
   }
 
   // decompose_reshard_pass splits when the meshes differ, have the same
@@ -278,7 +321,7 @@ class Partitioner {
       Value* value = op->result(k);
       if (entry.kind != DistEntry::Kind::Tensor || !value->type || !value->dist) continue;
       if (*value->dist == entry.tensor) continue;
-      TensorDistAttr old = *value->dist;
+      const TensorDistAttr& old = *value->dist;  // kept, so it stays valid below
       value->type = distTensorType(program.types(), value->type, entry.tensor, program.distStyle());
       value->dist = &entry.tensor;
       rewriter_.setInsertionPointAfter(op);
@@ -293,13 +336,14 @@ class Partitioner {
   PartitionResult result_;
   // --dedupe's reshards by source value: a lookup sees only that value's.
   std::unordered_map<const Value*, std::vector<Shared>> shared_;
+  std::unordered_map<ReshardKey, ReshardParts, ReshardKeyHash> memo_;
 };
 
 }  // namespace
 
-Operation* createReshard(Rewriter& rewriter, Value* input, const TensorDistAttr& dst,
-                         size_t location, DiagnosticEngine& diagnostics, std::string_view opRole) {
-  Program& program = rewriter.program();
+std::optional<ReshardParts> reshardParts(Program& program, const Value* input, const TensorDistAttr& dst,
+                                         size_t location, DiagnosticEngine& diagnostics,
+                                         std::string_view opRole) {
   const TensorDistAttr& src = *input->dist;
   ProcessMesh opMesh = mergeMeshes(src.mesh, dst.mesh);
   if (!opMesh.idsKnown) {
@@ -307,23 +351,37 @@ Operation* createReshard(Rewriter& rewriter, Value* input, const TensorDistAttr&
                       fmt::format("cannot build the reshard: moving from mesh {} to mesh {} needs "
                                   "both meshes' process ids, and one is known only by its shape",
                                   meshText(src.mesh), meshText(dst.mesh)));
-    return nullptr;
+    return std::nullopt;
   }
   OpDistAttr attr;
   attr.mesh = opMesh;
   attr.operands.push_back(DistEntry{DistEntry::Kind::Tensor, src, {}, 0});
   attr.results.push_back(DistEntry{DistEntry::Kind::Tensor, dst, {}, 0});
   std::string distText = writeOpDistAttr(attr, program.distStyle());
+  ReshardParts parts;
+  parts.attributes = program.strings().intern(newOpAttributes(program, std::move(distText), input, {}, opRole));
+  parts.distAttr = program.keepOpDistAttr(std::move(attr));
+  parts.resultType = distTensorType(program.types(), input->type, dst, program.distStyle());
+  return parts;
+}
 
+Operation* buildReshard(Rewriter& rewriter, Value* input, const ReshardParts& parts) {
   OpSpec spec;
   spec.name = kReshard;
-  spec.attributes = program.strings().intern(newOpAttributes(program, std::move(distText), input, {}, opRole));
-  spec.distAttr = program.keepOpDistAttr(std::move(attr));
+  spec.attributes = parts.attributes;
+  spec.distAttr = parts.distAttr;
   spec.operands = {input};
-  spec.resultTypes = {distTensorType(program.types(), input->type, dst, program.distStyle())};
+  spec.resultTypes = {parts.resultType};
   Operation* reshard = rewriter.create(spec);
   reshard->result(0)->dist = &reshard->distAttr()->results[0].tensor;
   return reshard;
+}
+
+Operation* createReshard(Rewriter& rewriter, Value* input, const TensorDistAttr& dst,
+                         size_t location, DiagnosticEngine& diagnostics, std::string_view opRole) {
+  std::optional<ReshardParts> parts =
+      reshardParts(rewriter.program(), input, dst, location, diagnostics, opRole);
+  return parts ? buildReshard(rewriter, input, *parts) : nullptr;
 }
 
 PartitionResult applyPartitionPass(Program& program, DiagnosticEngine& diagnostics,

@@ -12,6 +12,7 @@
 #pragma once
 
 #include <cstddef>
+#include <optional>
 #include <string_view>
 #include <vector>
 
@@ -55,5 +56,17 @@ PartitionResult applyPartitionPass(Program& program, DiagnosticEngine& diagnosti
 Operation* createReshard(Rewriter& rewriter, Value* input, const TensorDistAttr& dst,
                          size_t location, DiagnosticEngine& diagnostics,
                          std::string_view opRole = {});
+
+// createReshard in two steps: what the new op is made of, all but its operand
+// (the part worth computing once for many alike reshards), then the op.
+struct ReshardParts {
+  std::string_view attributes;  // interned in the program
+  const OpDistAttr* distAttr = nullptr;  // kept by the program
+  const Type* resultType = nullptr;
+};
+std::optional<ReshardParts> reshardParts(Program& program, const Value* input, const TensorDistAttr& dst,
+                                         size_t location, DiagnosticEngine& diagnostics,
+                                         std::string_view opRole = {});
+Operation* buildReshard(Rewriter& rewriter, Value* input, const ReshardParts& parts);
 
 }  // namespace reshardctl

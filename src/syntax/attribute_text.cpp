@@ -6,10 +6,12 @@ namespace reshardctl {
 
 namespace {
 
-// Splits `text` at the commas outside brackets, braces, parens, angles and
-// strings (attribute values nest all of them).
-std::vector<std::string_view> topLevelItems(std::string_view text) {
-  std::vector<std::string_view> items;
+// Calls visit(item) for each item of `text` split at the commas outside
+// brackets, braces, parens, angles and strings (attribute values nest all of
+// them), until visit returns true; returns whether it did. No allocation: the
+// pass looks up attributes of every op it resharded.
+template <typename Visit>
+bool anyTopLevelItem(std::string_view text, Visit visit) {
   int depth = 0;
   bool inString = false;
   size_t start = 0;
@@ -24,11 +26,19 @@ std::vector<std::string_view> topLevelItems(std::string_view text) {
     else if (c == '{' || c == '[' || c == '(' || c == '<') ++depth;
     else if (c == '}' || c == ']' || c == ')' || c == '>') --depth;
     else if (c == ',' && depth == 0) {
-      items.push_back(text.substr(start, i - start));
+      if (visit(text.substr(start, i - start))) return true;
       start = i + 1;
     }
   }
-  if (start < text.size()) items.push_back(text.substr(start));
+  return start < text.size() && visit(text.substr(start));
+}
+
+std::vector<std::string_view> topLevelItems(std::string_view text) {
+  std::vector<std::string_view> items;
+  anyTopLevelItem(text, [&](std::string_view item) {
+    items.push_back(item);
+    return false;
+  });
   return items;
 }
 
@@ -40,11 +50,13 @@ std::string_view inside(std::string_view text, char open, char close) {
 }  // namespace
 
 std::optional<std::string_view> findAttribute(std::string_view dict, std::string_view key) {
-  for (std::string_view item : topLevelItems(inside(dict, '{', '}'))) {
+  std::optional<std::string_view> value;
+  anyTopLevelItem(inside(dict, '{', '}'), [&](std::string_view item) {
     if (item.size() > key.size() && item.starts_with(key) && item[key.size()] == ':')
-      return item.substr(key.size() + 1);
-  }
-  return std::nullopt;
+      value = item.substr(key.size() + 1);
+    return value.has_value();
+  });
+  return value;
 }
 
 std::optional<bool> boolArrayElement(std::string_view array, size_t index) {

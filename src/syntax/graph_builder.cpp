@@ -1,7 +1,6 @@
 #include "syntax/graph_builder.h"
 
 #include <algorithm>
-#include <charconv>
 
 #include <fmt/format.h>
 
@@ -18,24 +17,36 @@ constexpr size_t kDenseNumberSlack = 1 << 16;
 
 // ---- names -------------------------------------------------------------------
 
+// By hand rather than std::from_chars: it runs several times for every
+// value name of a dump, and the names are short.
 std::optional<uint32_t> numberOf(std::string_view name) {
-  // "%017" is a name of its own, not %17.
-  if (name.size() < 2 || (name[1] == '0' && name.size() > 2)) return std::nullopt;
-  uint32_t number = 0;
-  auto [end, ec] = std::from_chars(name.data() + 1, name.data() + name.size(), number);
-  if (ec != std::errc() || end != name.data() + name.size()) return std::nullopt;
-  return number;
+  // "%017" is a name of its own, not %17; more than 10 digits overflow.
+  if (name.size() < 2 || name.size() > 11 || (name[1] == '0' && name.size() > 2)) return std::nullopt;
+  uint64_t number = 0;
+  for (char c : name.substr(1)) {
+    unsigned digit = static_cast<unsigned char>(c) - unsigned{'0'};
+    if (digit > 9) return std::nullopt;
+    number = number * 10 + digit;
+  }
+  if (number > UINT32_MAX) return std::nullopt;
+  return static_cast<uint32_t>(number);
 }
 
-Binding* findBinding(ParseState& st, std::string_view name) {
-  if (auto number = numberOf(name); number && *number < st.numbered.size() && st.numbered[*number].value)
-    return &st.numbered[*number];
+Binding* findBinding(ParseState& st, std::string_view name) { return findBinding(st, name, numberOf(name)); }
+
+Binding* findBinding(ParseState& st, std::string_view name, std::optional<uint32_t> number) {
+  if (number && *number < st.numbered.size() && st.numbered[*number].value) return &st.numbered[*number];
+  if (st.named.empty()) return nullptr;  // a dump numbered densely: no hashing per name
   auto it = st.named.find(name);
   return it == st.named.end() ? nullptr : &it->second;
 }
 
 void define(ParseState& st, std::string_view name, Span where, Value* value) {
-  if (Binding* previous = findBinding(st, name)) {
+  define(st, name, numberOf(name), where, value);
+}
+
+void define(ParseState& st, std::string_view name, std::optional<uint32_t> number, Span where, Value* value) {
+  if (Binding* previous = findBinding(st, name, number)) {
     Diagnostic& d = st.diagnostics.error(where.offset, where.length,
                                          fmt::format("redefinition of value '{}'", name));
     d.notes.push_back(Diagnostic{Severity::Note, previous->offset, name.size(),
@@ -43,7 +54,6 @@ void define(ParseState& st, std::string_view name, Span where, Value* value) {
     return;
   }
   Binding binding{value, where.offset, true};
-  std::optional<uint32_t> number = numberOf(name);
   if (number && *number < st.numbered.size() + kDenseNumberSlack) {
     if (*number >= st.numbered.size()) st.numbered.resize(std::max<size_t>(*number + 1, st.numbered.size() * 2));
     st.numbered[*number] = binding;
@@ -113,8 +123,10 @@ std::string_view canonicalAttributes(ParseState& st, PendingOp& op) {
   for (const auto& entry : op.attrEntries) canonicalSize += entry.second.size();
   bool sortedUnique =
       std::adjacent_find(op.attrEntries.begin(), op.attrEntries.end(), notBefore) == op.attrEntries.end();
-  if (op.attributes.size() == canonicalSize && sortedUnique)
+  if (op.attributes.size() == canonicalSize && sortedUnique) {
+    op.attributesVerbatim = true;
     return st.program->strings().intern(op.attributes);
+  }
   std::stable_sort(op.attrEntries.begin(), op.attrEntries.end(), byKey);
   reportDuplicateKeys(st, op);
   std::string text = "{";
@@ -126,17 +138,32 @@ std::string_view canonicalAttributes(ParseState& st, PendingOp& op) {
   return st.program->strings().intern(text);
 }
 
-const OpDistAttr* readDistAttr(ParseState& st, PendingOp& op, std::string_view attributes) {
-  if (op.distText.empty()) return nullptr;
-  if (auto it = st.distCache.find(op.distText); it != st.distCache.end()) return it->second;
-  st.sawOpDistAttr = true;
-  const OpDistAttr* attr = st.program->keepOpDistAttr(
-      readOpDistAttr(op.distText, op.distSpan.offset, &st.opDistStyle));
-  // Key the cache with text that outlives the input buffer.
+// `op.distText` in storage that outlives the input: inside the interned
+// `attributes` (which hold it verbatim unless the entries were reordered).
+std::string_view stableDistText(ParseState& st, const PendingOp& op, std::string_view attributes) {
+  size_t verbatimAt = static_cast<size_t>(op.distText.data() - op.attributes.data());
+  if (verbatimAt + op.distText.size() <= attributes.size() &&
+      attributes.substr(verbatimAt, op.distText.size()) == op.distText)
+    return attributes.substr(verbatimAt, op.distText.size());
   size_t keyAt = attributes.find(op.distText);
-  std::string_view key = keyAt == std::string_view::npos ? st.program->strings().intern(op.distText)
-                                                         : attributes.substr(keyAt, op.distText.size());
-  st.distCache.emplace(key, attr);
+  return keyAt == std::string_view::npos ? st.program->strings().intern(op.distText)
+                                         : attributes.substr(keyAt, op.distText.size());
+}
+
+const OpDistAttr* readDistAttr(ParseState& st, PendingOp& op, std::string_view name,
+                               std::string_view attributes) {
+  if (op.distText.empty()) return nullptr;
+  if (op.knownDist) return op.knownDist;
+  std::string_view stable = stableDistText(st, op, attributes);
+  const OpDistAttr* attr = nullptr;
+  if (auto it = st.distCache.find(op.distText); it != st.distCache.end()) {
+    attr = it->second;
+  } else {
+    st.sawOpDistAttr = true;
+    attr = st.program->keepOpDistAttr(readOpDistAttr(op.distText, op.distSpan.offset, &st.opDistStyle));
+    st.distCache.emplace(stable, attr);
+  }
+  st.recent.remember(name, RecentAttributes::Dist{stable, attr});
   return attr;
 }
 
@@ -203,6 +230,19 @@ void checkSignature(ParseState& st, PendingOp& op) {
     checkOperandType(st, i, op.operands[i], op.operandTypes[i]);
 }
 
+// A dictionary read as printed (interned verbatim, so nothing about it was
+// reported) can be recognised whole on a later op of the same name
+// (RecentAttributes).
+void rememberAttributes(ParseState& st, const PendingOp& op, const OpSpec& spec) {
+  if (!op.attributesVerbatim) return;
+  RecentAttributes::Dict dict{spec.attributes, 0, 0, spec.distAttr};
+  if (!op.distText.empty()) {
+    dict.distOffset = static_cast<uint32_t>(op.distText.data() - op.attributes.data());
+    dict.distSize = static_cast<uint32_t>(op.distText.size());
+  }
+  st.recent.remember(spec.name, dict);
+}
+
 Operation* createPendingOp(ParseState& st) {
   PendingOp& op = st.op();
   if (op.created) return op.created;
@@ -211,8 +251,11 @@ Operation* createPendingOp(ParseState& st) {
   spec.operands.clear();
   spec.resultTypes.clear();
   spec.name = st.program->strings().intern(op.name);
-  spec.attributes = op.attributes.empty() ? std::string_view("{}") : canonicalAttributes(st, op);
-  spec.distAttr = readDistAttr(st, op, spec.attributes);
+  spec.attributes = !op.knownAttributes.empty() ? op.knownAttributes
+                    : op.attributes.empty()     ? std::string_view("{}")
+                                                : canonicalAttributes(st, op);
+  spec.distAttr = readDistAttr(st, op, spec.name, spec.attributes);
+  if (op.knownAttributes.empty()) rememberAttributes(st, op, spec);
   spec.location = static_cast<uint32_t>(op.location);
   spec.distAttrLocation = static_cast<uint32_t>(op.distSpan.offset);
   spec.regionSyntax = op.syntax;
@@ -233,9 +276,10 @@ Operation* createPendingOp(ParseState& st) {
 void defineResults(ParseState& st, PendingOp& op) {
   for (size_t i = 0; i < op.resultNames.size(); ++i) {
     auto [name, where] = op.resultNames[i];
-    if (numberOf(name) != st.nextResultNumber) st.denselyNumbered = false;
+    std::optional<uint32_t> number = numberOf(name);
+    if (number != st.nextResultNumber) st.denselyNumbered = false;
     ++st.nextResultNumber;
-    define(st, name, where, op.created->result(i));
+    define(st, name, number, where, op.created->result(i));
   }
 }
 

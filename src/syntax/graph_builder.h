@@ -18,6 +18,7 @@
 #include "ir/source.h"
 #include "syntax/dist_attr_text.h"
 #include "syntax/generation_detection.h"
+#include "syntax/recent_attributes.h"
 #include "syntax/type_text.h"
 
 namespace reshardctl::parsing {
@@ -66,6 +67,9 @@ struct PendingOp {
   std::string_view attributes;
   Span distSpan;
   std::string_view distText;
+  const OpDistAttr* knownDist = nullptr;  // distText is one already read (RecentAttributes)
+  std::string_view knownAttributes;       // attributes is one already read: its interned text
+  bool attributesVerbatim = false;        // attributes was in Paddle's form: interned as read
   std::vector<TypeRef> operandTypes;
   std::vector<TypeRef> resultTypes;
   Span operandTypesOpen, resultTypesStart;
@@ -87,6 +91,9 @@ struct PendingOp {
     blankLines.clear();
     attributes = {};
     distText = {};
+    knownDist = nullptr;
+    knownAttributes = {};
+    attributesVerbatim = false;
     distSpan = {};
     hasSignature = false;
     syntax = RegionSyntax::None;
@@ -117,6 +124,7 @@ struct ParseState {
   std::vector<UnresolvedUse> unresolved;
 
   std::unordered_map<std::string_view, const OpDistAttr*> distCache;
+  RecentAttributes recent;
   struct ResolvedKey {
     const Type* type;
     const ProcessMesh* mesh;
@@ -168,8 +176,10 @@ Span spanOf(const ParseState& st, const Input& in) {
 // "%17" → 17; anything else ("%x", "%017") → nullopt.
 std::optional<uint32_t> numberOf(std::string_view name);
 Binding* findBinding(ParseState& st, std::string_view name);
+Binding* findBinding(ParseState& st, std::string_view name, std::optional<uint32_t> number);  // number: numberOf(name)
 // Binds `name` to `value`, reporting a redefinition.
 void define(ParseState& st, std::string_view name, Span where, Value* value);
+void define(ParseState& st, std::string_view name, std::optional<uint32_t> number, Span where, Value* value);
 // The value `name` is bound to; an unknown name is kept for reportUnresolved.
 Value* use(ParseState& st, std::string_view name, Span where, bool* resolved);
 // Names used before any definition: "used before its definition" or undefined.

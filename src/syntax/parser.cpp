@@ -165,15 +165,38 @@ struct action<g::attr_key> {
   }
 };
 
+void noteAttrValue(ParseState& st, std::string_view text, Span where) {
+  if (!st.sawAttrPrefix && startsWithAttrKindPrefix(text)) st.sawAttrPrefix = true;
+  if (st.op().currentKey == "op_dist_attr") {
+    st.op().distText = text;
+    st.op().distSpan = where;
+  }
+}
+
 template <>
 struct action<g::attr_value> {
+  // An op_dist_attr value that repeats one lately read on an op of the same
+  // name (RecentAttributes) is taken whole, without the scan; anything else
+  // is matched by the rule.
+  template <typename Rule, pegtl::apply_mode A, pegtl::rewind_mode M, template <typename...> class Action,
+            template <typename...> class Control, typename Input>
+  static bool match(Input& in, ParseState& st) {
+    PendingOp& op = st.op();
+    if (A == pegtl::apply_mode::action && op.currentKey == "op_dist_attr") {
+      std::string_view rest(in.current(), static_cast<size_t>(in.end() - in.current()));
+      if (const RecentAttributes::Dist* known = st.recent.findDist(op.name, rest)) {
+        noteAttrValue(st, rest.substr(0, known->text.size()), Span{st.at(in.current()), known->text.size()});
+        op.knownDist = known->attr;
+        in.bump_in_this_line(known->text.size());
+        return true;
+      }
+    }
+    return pegtl::match<Rule, A, M, Action, Control>(in, st);
+  }
+
   template <typename Input>
   static void apply(const Input& in, ParseState& st) {
-    if (!st.sawAttrPrefix && startsWithAttrKindPrefix(in.string_view())) st.sawAttrPrefix = true;
-    if (st.op().currentKey == "op_dist_attr") {
-      st.op().distText = in.string_view();
-      st.op().distSpan = spanOf(st, in);
-    }
+    noteAttrValue(st, in.string_view(), spanOf(st, in));
   }
 };
 
@@ -187,6 +210,28 @@ struct action<g::attr_entry> {
 
 template <>
 struct action<g::attr_dict> {
+  // A dictionary that repeats one lately read on an op of the same name
+  // (RecentAttributes) is taken whole: no entry is scanned, split or
+  // interned again. What its entries would have told (the op_dist_attr value
+  // and where it is) comes with it.
+  template <typename Rule, pegtl::apply_mode A, pegtl::rewind_mode M, template <typename...> class Action,
+            template <typename...> class Control, typename Input>
+  static bool match(Input& in, ParseState& st) {
+    PendingOp& op = st.op();
+    std::string_view rest(in.current(), static_cast<size_t>(in.end() - in.current()));
+    const RecentAttributes::Dict* known = A == pegtl::apply_mode::action ? st.recent.findDict(op.name, rest) : nullptr;
+    if (!known) return pegtl::match<Rule, A, M, Action, Control>(in, st);
+    op.attributes = rest.substr(0, known->text.size());
+    op.knownAttributes = known->text;
+    if (known->distSize) {
+      op.distText = op.attributes.substr(known->distOffset, known->distSize);
+      op.distSpan = Span{st.at(op.distText.data()), op.distText.size()};
+      op.knownDist = known->dist;
+    }
+    in.bump_in_this_line(known->text.size());
+    return true;
+  }
+
   template <typename Input>
   static void apply(const Input& in, ParseState& st) {
     st.op().attributes = in.string_view();

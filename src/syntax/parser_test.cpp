@@ -1,8 +1,13 @@
+#include <random>
+#include <string>
+#include <vector>
+
 #include <doctest/doctest.h>
 #include <tao/pegtl/contrib/analyze.hpp>
 
 #include "grammar/dist_grammar.h"
 #include "grammar/pir_grammar.h"
+#include "syntax/graph_builder.h"
 #include "syntax/printer.h"
 #include "syntax/testing.h"
 
@@ -200,6 +205,68 @@ TEST_CASE("the fast scans match exactly what the structured rules match") {
   CHECK(matchedLength<fast_angle_body>(angles[0]) > 0);
 }
 
+namespace {
+// Texts of every length up to a few blocks of 16 bytes, mostly of the bytes
+// the scans look at, so both the block loop and the byte loop after it, and
+// every way of leaving either, meet each kind of byte at each position.
+std::vector<std::string> randomTexts(std::string_view alphabet, std::string_view prefix, size_t count) {
+  std::mt19937 random(20261201);
+  std::vector<std::string> texts;
+  for (size_t i = 0; i < count; ++i) {
+    std::string text(prefix);
+    size_t length = random() % 70;
+    for (size_t k = 0; k < length; ++k) text += alphabet[random() % alphabet.size()];
+    texts.push_back(text);
+  }
+  return texts;
+}
+}  // namespace
+
+TEST_CASE("the fast scans match the structured rules on random text of block-crossing lengths") {
+  using namespace grammar;
+  size_t fastValues = 0;
+  for (const std::string& value : randomTexts("[]{}()<>\",\\ \t\n\r\vab:1aaaaaaaaa", "", 20000)) {
+    CAPTURE(value);
+    long structured = matchedLength<plus<group_item>>(value);
+    long fast = matchedLength<fast_attr_value>(value);
+    if (fast != -1) CHECK(fast == structured);
+    if (structured == -1) CHECK(fast == -1);
+    fastValues += fast != -1;
+  }
+  CHECK(fastValues > 1000);  // the fast path does run
+  size_t fastAngles = 0;
+  for (const std::string& angle : randomTexts("<>\n\r, x[]aaaaaaaaaa", "<", 20000)) {
+    CAPTURE(angle);
+    long fast = matchedLength<fast_angle_body>(angle);
+    long structured = matchedLength<angle_body>(angle);
+    if (fast != -1) CHECK(fast == structured);
+    if (structured == -1) CHECK(fast == -1);
+    fastAngles += fast != -1;
+  }
+  CHECK(fastAngles > 1000);
+  // A long, well-formed op_dist_attr and type, as dumps are full of.
+  std::string dist = "{mesh:{shape:[2],process_ids:[0,1]}";
+  for (int i = 0; i < 8; ++i) dist += ",operand(" + std::to_string(i) + "):{dims_maping:[-1,0],partial(0,SUM)}";
+  dist += "},next:1}";
+  CHECK(matchedLength<fast_attr_value>(dist) == static_cast<long>(dist.size()) - 8);
+  std::string type = "<4x8xf32, mesh_shape:[2],process_ids:[0,1],dims_mappings:[-1,-1], partial(0,SUM)>, x";
+  CHECK(matchedLength<fast_angle_body>(type) == static_cast<long>(type.size()) - 3);
+}
+
+TEST_CASE("the identifier tables match the character rules they replace") {
+  using namespace grammar;
+  for (int c = 0; c < 256; ++c) {
+    std::string text = "a" + std::string(1, static_cast<char>(c)) + "b" + std::string(1, static_cast<char>(c));
+    for (std::string_view t : {std::string_view(text), std::string_view(text).substr(1)}) {
+      CAPTURE(c);
+      CHECK(matchedLength<identifier>(t) == matchedLength<plus<identifier_char>>(t));
+      CHECK(matchedLength<dotted_identifier>(t) == matchedLength<plus<sor<identifier_char, one<'.'>>>>(t));
+    }
+  }
+  CHECK(matchedLength<dotted_identifier>("pd_dist.tensor<") == 14);
+  CHECK(matchedLength<identifier>("") == -1);
+}
+
 }  // namespace reshardctl
 
 namespace reshardctl {
@@ -289,6 +356,84 @@ TEST_CASE("a program parsed out of a log keeps the log's offsets") {
   DiagnosticEngine badDiagnostics(&badSource);
   CHECK_FALSE(parseProgram(badSource, badDiagnostics, 5, bad.size()).program);
   CHECK(badDiagnostics.render().find("b.log:3:25: error: unbalanced brackets: expected ']', found '}'") == 0);
+}
+
+}  // namespace reshardctl
+
+namespace reshardctl {
+
+TEST_CASE("value numbers: digits only, no leading zero, within 32 bits") {
+  using parsing::numberOf;
+  CHECK(numberOf("%0") == 0u);
+  CHECK(numberOf("%17") == 17u);
+  CHECK(numberOf("%4294967295") == 4294967295u);
+  for (std::string_view name : {"%", "%017", "%00", "%x", "%1a", "%a1", "%4294967296", "%99999999999", "%-1", "%+1"}) {
+    CAPTURE(name);
+    CHECK_FALSE(numberOf(name).has_value());
+  }
+}
+
+}  // namespace reshardctl
+
+namespace reshardctl {
+
+TEST_CASE("an op_dist_attr read before on an op of the same name is taken whole only where the value ends") {
+  const std::string dist = "{mesh:{shape:[2],process_ids:[0,1]},result(0):{dims_maping:[-1]}}";
+  auto line = [](int n, const std::string& name, const std::string& attrs) {
+    return "    (%" + std::to_string(n) + ") = \"" + name + "\" () " + attrs +
+           " : () -> pd_dist.tensor<4xf32, mesh_shape:[2],dims_mappings:[-1]>\n";
+  };
+  // Followed by ',' and by '}', on two ops of one name and one of another.
+  std::string text = "{\n" + line(0, "a.b", "{op_dist_attr:" + dist + ",x:1}") +
+                     line(1, "a.b", "{op_dist_attr:" + dist + "}") + line(2, "a.c", "{op_dist_attr:" + dist + "}") +
+                     "}\n";
+  testing::Parsed parsed = testing::parse(text);
+  REQUIRE_MESSAGE(parsed.program, parsed.errors());
+  const Operation* first = parsed.program->body()->front();
+  REQUIRE(first->distAttr());
+  CHECK(first->next()->distAttr() == first->distAttr());
+  CHECK(first->next()->next()->distAttr() == first->distAttr());
+  CHECK(printProgramToString(*parsed.program) == text);
+  // The remembered text followed by more of the value is not that value: the
+  // scan reads all of it (and the dist attr reader rejects it).
+  std::string longer = "{\n" + line(0, "a.b", "{op_dist_attr:" + dist + "}") +
+                       line(1, "a.b", "{op_dist_attr:" + dist + "[1]}") + "}\n";
+  testing::Parsed rejected = testing::parse(longer);
+  CHECK_FALSE(rejected.program);
+  CHECK(rejected.errors().find("test.ir:3:100: error: unexpected text after op_dist_attr") != std::string::npos);
+}
+
+}  // namespace reshardctl
+
+namespace reshardctl {
+
+TEST_CASE("an attribute dictionary read before on an op of the same name is taken whole, with its op_dist_attr") {
+  const std::string dict =
+      "{op_dist_attr:{mesh:{shape:[2],process_ids:[0,1]},result(0):{dims_maping:[-1]}},stop_gradient:[true]}";
+  auto line = [](int n, const std::string& name, const std::string& attrs) {
+    return "    (%" + std::to_string(n) + ") = \"" + name + "\" () " + attrs +
+           " : () -> pd_dist.tensor<4xf32, mesh_shape:[2],dims_mappings:[-1]>\n";
+  };
+  // A dictionary out of Paddle's order is not remembered: the second one is sorted again.
+  const std::string unsorted = "{stop_gradient:[true],b:1,a:2}";
+  std::string text = "{\n" + line(0, "a.b", dict) + line(1, "a.b", dict) + line(2, "a.c", unsorted) +
+                     line(3, "a.c", unsorted) + "}\n";
+  testing::Parsed parsed = testing::parse(text);
+  REQUIRE_MESSAGE(parsed.program, parsed.errors());
+  const Operation* first = parsed.program->body()->front();
+  const Operation* second = first->next();
+  CHECK(second->attributes().data() == first->attributes().data());  // one interned text
+  CHECK(second->distAttr() == first->distAttr());
+  CHECK(second->distAttrLocation() == text.find("op_dist_attr:", text.find("(%1)")) + 13);
+  CHECK(second->next()->next()->attributes() == "{a:2,b:1,stop_gradient:[true]}");
+  std::string printed = printProgramToString(*parsed.program);
+  CHECK(printed.find(line(1, "a.b", dict)) != std::string::npos);
+  CHECK(printed.find(line(3, "a.c", "{a:2,b:1,stop_gradient:[true]}")) != std::string::npos);
+  // A repeated key is reported on every op that has it: such a dictionary is not remembered.
+  const std::string twice = "{a:1,a:1}";
+  testing::Parsed repeated = testing::parse("{\n" + line(0, "a.b", twice) + line(1, "a.b", twice) + "}\n");
+  CHECK(repeated.errors().find("test.ir:2:") != std::string::npos);
+  CHECK(repeated.errors().find("test.ir:3:") != std::string::npos);
 }
 
 }  // namespace reshardctl

@@ -1,6 +1,8 @@
 #include "syntax/printer.h"
 
+#include <algorithm>
 #include <charconv>
+#include <cstring>
 #include <limits>
 
 #include <fmt/format.h>
@@ -8,6 +10,8 @@
 namespace reshardctl {
 
 namespace {
+
+using namespace std::string_view_literals;  // appends without strlen
 
 constexpr uint32_t kUnnumbered = std::numeric_limits<uint32_t>::max();
 constexpr std::string_view kNullValue = "<<NULL VALUE>>";
@@ -41,11 +45,58 @@ class Numbering {
   uint32_t nextArgument_ = 0;
 };
 
+// The printer's text: most of printing is appending short pieces, so each
+// append is one bounds check and a copy (no terminator, no length kept apart),
+// into a buffer grown in large steps.
+class TextOut {
+ public:
+  TextOut() { grow(1 << 21); }
+
+  TextOut& operator+=(std::string_view piece) {
+    if (piece.empty()) return *this;  // its data may be null, which memcpy must not see
+    if (static_cast<size_t>(end_ - cur_) < piece.size()) grow(piece.size());
+    std::memcpy(cur_, piece.data(), piece.size());
+    cur_ += piece.size();
+    return *this;
+  }
+  TextOut& operator+=(char c) {
+    if (cur_ == end_) grow(1);
+    *cur_++ = c;
+    return *this;
+  }
+  void append(size_t count, char c) {
+    if (static_cast<size_t>(end_ - cur_) < count) grow(count);
+    std::memset(cur_, c, count);
+    cur_ += count;
+  }
+  void append(const char* begin, const char* end) { *this += std::string_view(begin, static_cast<size_t>(end - begin)); }
+
+  size_t size() const { return cur_ ? static_cast<size_t>(cur_ - buffer_.data()) : 0; }
+  std::string_view view() const { return {buffer_.data(), size()}; }
+  void clear() { cur_ = buffer_.data(); }
+  std::string take() {
+    buffer_.resize(size());
+    return std::move(buffer_);
+  }
+
+ private:
+  void grow(size_t needed) {
+    size_t used = size();
+    buffer_.resize(std::max(buffer_.size() * 2, used + needed));
+    cur_ = buffer_.data() + used;
+    end_ = buffer_.data() + buffer_.size();
+  }
+
+  std::string buffer_;
+  char* cur_ = nullptr;
+  char* end_ = nullptr;
+};
+
 // Text → Paddle's dump. Each function names the Paddle printer it follows
 // (paddle/pir/src/core/ir_printer.cc unless said otherwise).
 class Printer {
  public:
-  Printer(const Program& program, std::string& out, OutputBuffer* sink)
+  Printer(const Program& program, TextOut& out, OutputBuffer* sink)
       : program_(program), numbering_(program), out_(out), sink_(sink),
         leadingSpace_(program.indentStyle() == IndentStyle::LeadingSpace) {}
 
@@ -56,10 +107,10 @@ class Printer {
       out_ += program_.moduleHeader();
       out_ += '\n';
     }
-    out_ += "{\n";
+    out_ += "{\n"sv;
     printBlockContents(*program_.body(), kStep);
     blankLinesAtEnd(*program_.body());
-    out_ += "}\n";
+    out_ += "}\n"sv;
     drain();
   }
 
@@ -68,7 +119,7 @@ class Printer {
 
   void drain() {
     if (sink_ && out_.size() >= (1u << 20)) {
-      sink_->append(out_);
+      sink_->append(out_.view());
       out_.clear();
     }
   }
@@ -109,7 +160,7 @@ class Printer {
       out_ += '%';
       out_ += v->argName;
     } else {
-      out_ += "%arg_";
+      out_ += "%arg_"sv;
       number(numbering_.numberOf(v));
     }
     std::string_view attributes = v->ownerBlock->argumentAttributes(v->index);
@@ -129,7 +180,7 @@ class Printer {
     out_ += op.name();
     if (quoted) out_ += '"';
     if (std::optional<uint32_t> id = op.debugId()) {
-      out_ += " [id:";
+      out_ += " [id:"sv;
       number(*id);
       out_ += ']';
     }
@@ -138,7 +189,7 @@ class Printer {
   void results(const Operation& op) {
     out_ += '(';
     for (size_t i = 0; i < op.numResults(); ++i) {
-      if (i) out_ += ", ";
+      if (i) out_ += ", "sv;
       value(op.result(i));
     }
     out_ += ')';
@@ -146,21 +197,21 @@ class Printer {
 
   void operands(const Operation& op, size_t first = 0) {
     for (size_t i = first; i < op.numOperands(); ++i) {
-      if (i > first) out_ += ", ";
+      if (i > first) out_ += ", "sv;
       value(op.operandValue(i));
     }
   }
 
   void resultTypes(const Operation& op) {
     for (size_t i = 0; i < op.numResults(); ++i) {
-      if (i) out_ += ", ";
+      if (i) out_ += ", "sv;
       type(op.result(i)->type);
     }
   }
 
   void blockArguments(const Block& block) {
     for (size_t i = 0; i < block.arguments().size(); ++i) {
-      if (i) out_ += ", ";
+      if (i) out_ += ", "sv;
       value(block.arguments()[i]);
     }
   }
@@ -168,19 +219,19 @@ class Printer {
   // PrintOperationWithNoRegion: `(%r) = "name" (%a, %b) {attrs} : (Ta, Tb) -> Tr`
   void genericLine(const Operation& op) {
     results(op);
-    out_ += " = ";
+    out_ += " = "sv;
     opName(op);
-    out_ += " (";
+    out_ += " ("sv;
     operands(op);
-    out_ += ") ";
+    out_ += ") "sv;
     out_ += op.attributes();
-    out_ += " : (";
+    out_ += " : ("sv;
     for (size_t i = 0; i < op.numOperands(); ++i) {
-      if (i) out_ += ", ";
+      if (i) out_ += ", "sv;
       const Value* v = op.operandValue(i);
       type(v ? v->type : nullptr);
     }
-    out_ += ") -> ";
+    out_ += ") -> "sv;
     resultTypes(op);
   }
 
@@ -191,25 +242,25 @@ class Printer {
   // the blocks' ops one level in, `} else {` between blocks, then `}`.
   void arrowRegionOp(const Operation& op, size_t width) {
     results(op);
-    out_ += " = ";
+    out_ += " = "sv;
     opName(op);
-    out_ += " (";
+    out_ += " ("sv;
     operands(op);
     out_ += ')';
     if (op.regionSyntax() == RegionSyntax::If) {
       out_ += ' ';
       out_ += op.attributes();
     }
-    out_ += " -> ";
+    out_ += " -> "sv;
     resultTypes(op);
-    out_ += op.headerSpelling().braceAttached ? "{" : " {";
+    out_ += op.headerSpelling().braceAttached ? "{"sv : " {"sv;
     if (leadingSpace_ && op.regionSyntax() == RegionSyntax::Group) return leadingSpaceGroupBody(op);
     out_ += '\n';
     const auto& regions = op.regions();
     for (size_t r = 0; r < regions.size(); ++r) {
       if (r > 0) {
         indentOp(width);
-        out_ += "} else {\n";
+        out_ += "} else {\n"sv;
       }
       printBlockContents(*regions[r], width + kStep);
       blankLinesAtEnd(*regions[r]);
@@ -227,9 +278,9 @@ class Printer {
         blankLinesBefore(*inner);
         printOp(*inner, 0);
       }
-      out_ += " \n";
+      out_ += " \n"sv;
       blankLinesAtEnd(*block);
-      out_ += " }";
+      out_ += " }"sv;
     }
   }
 
@@ -238,13 +289,13 @@ class Printer {
   // while's own indent, the body one level in, `}`.
   void whileOp(const Operation& op, size_t width) {
     results(op);
-    out_ += " = ";
+    out_ += " = "sv;
     opName(op);
-    out_ += op.headerSpelling().parenAttached ? "(cond=" : " (cond=";
+    out_ += op.headerSpelling().parenAttached ? "(cond="sv : " (cond="sv;
     value(op.numOperands() > 0 ? op.operandValue(0) : nullptr);
-    out_ += ", inputs=";
+    out_ += ", inputs="sv;
     operands(op, 1);
-    out_ += ") { \n";
+    out_ += ") { \n"sv;
     const Block& body = *op.regions().front();
     indentOp(width);
     out_ += '^';
@@ -264,11 +315,11 @@ class Printer {
     out_ += '\n';
     for (const Block* region : op.regions()) {
       indentBrace(width);
-      out_ += "{\n";
+      out_ += "{\n"sv;
       printBlockContents(*region, width + kStep);
       blankLinesAtEnd(*region);
       indentBrace(width);
-      out_ += "}\n";
+      out_ += "}\n"sv;
     }
   }
 
@@ -300,7 +351,7 @@ class Printer {
   void printBlockContents(const Block& block, size_t width) {
     if (!block.arguments().empty()) {
       indentOp(width);
-      out_ += block.argumentsAreKeywords() ? "^kw:" : "^";
+      out_ += block.argumentsAreKeywords() ? "^kw:"sv : "^"sv;
       if (block.argumentsOnOwnLines()) {
         for (const Value* arg : block.arguments()) {
           out_ += '\n';
@@ -317,7 +368,7 @@ class Printer {
 
   const Program& program_;
   Numbering numbering_;
-  std::string& out_;
+  TextOut& out_;
   OutputBuffer* sink_;
   bool leadingSpace_;
 };
@@ -336,18 +387,17 @@ void OutputBuffer::flush() {
 
 bool printProgram(const Program& program, std::FILE* out) {
   OutputBuffer sink(out);
-  std::string text;
-  text.reserve(1 << 21);
+  TextOut text;
   Printer(program, text, &sink).printProgram();
-  sink.append(text);
+  sink.append(text.view());
   sink.flush();
   return !sink.failed() && std::fflush(out) == 0;
 }
 
 std::string printProgramToString(const Program& program) {
-  std::string text;
+  TextOut text;
   Printer(program, text, nullptr).printProgram();
-  return text;
+  return text.take();
 }
 
 ValueNames::ValueNames(const Program& program) {
