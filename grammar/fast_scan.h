@@ -49,6 +49,13 @@ constexpr std::array<unsigned char, 256> makeClasses() {
 }
 inline constexpr std::array<unsigned char, 256> kClasses = makeClasses();
 
+// Whether `c` ends an attribute value that has all its brackets closed: a
+// closer, a comma or whitespace (what AttrScan::step answers Done to).
+inline bool endsTopLevelValue(char c) {
+  const unsigned char kind = kClasses[static_cast<unsigned char>(c)];
+  return kind == kClose || kind == kComma || kind == kSpace || kind == kNewline;
+}
+
 constexpr char closerOf(char open) {
   return open == '[' ? ']' : open == '{' ? '}' : open == '(' ? ')' : '>';
 }

@@ -1,6 +1,7 @@
 #include "passes/partition_pass.h"
 
 #include <functional>
+#include <optional>
 #include <unordered_map>
 
 #include <fmt/format.h>
@@ -33,10 +34,12 @@ bool stopGradient(const Value* value) {
 
 // PassStopGradientsDefaultly (pir/src/core/operation_utils / builder): the
 // outputs stop gradients unless some input does not.
+std::string stopGradientText(bool stop) { return stop ? "[true]" : "[false]"; }
+
 std::string passStopGradients(const std::vector<Value*>& inputs) {
   for (const Value* input : inputs)
-    if (!stopGradient(input)) return "[false]";
-  return "[true]";
+    if (!stopGradient(input)) return stopGradientText(false);
+  return stopGradientText(true);
 }
 
 // Generation A never copies op_role, so its dumps skip the lookup.
@@ -58,8 +61,7 @@ std::string newOpAttributes(const Program& program, std::string opDistAttr, cons
   if (!opDistAttr.empty()) entries.emplace_back("op_dist_attr", std::move(opDistAttr));
   if (generationA && input) return writeAttributes(std::move(entries));
   if (!generationA && !opRole.empty()) entries.emplace_back("op_role", std::string(opRole));
-  std::string stops = input ? (stopGradient(input) ? "[true]" : "[false]") : passStopGradients(inputs);
-  entries.emplace_back("stop_gradient", std::move(stops));
+  entries.emplace_back("stop_gradient", input ? stopGradientText(stopGradient(input)) : passStopGradients(inputs));
   return writeAttributes(std::move(entries));
 }
 
@@ -82,6 +84,57 @@ TensorDistAttr onMesh(const TensorDistAttr& src, const ProcessMesh& mesh) {
   TensorDistAttr moved = src;
   moved.mesh = mesh;
   return moved;
+}
+
+// What a `dist_op.reshard(input) -> dst` is made of, all but its operand, as
+// ReshardOp::Build makes it: op mesh = the input's mesh when both meshes are
+// equal, else the merged 1-D mesh; result type = input type with dst's
+// distribution; text in the program's generation (newOpAttributes). `opRole`
+// is the consumer's op_role value text, copied in generations C-E. Computed
+// once for many alike reshards (Partitioner::memoizedParts).
+struct ReshardParts {
+  std::string_view attributes;           // interned in the program
+  const OpDistAttr* distAttr = nullptr;  // kept by the program
+  const Type* resultType = nullptr;
+};
+
+// nullopt (with a diagnostic at `location`) when the merged mesh cannot be
+// known (a mesh given only by its shape).
+std::optional<ReshardParts> reshardParts(Program& program, const Value* input, const TensorDistAttr& dst,
+                                         size_t location, DiagnosticEngine& diagnostics,
+                                         std::string_view opRole) {
+  const TensorDistAttr& src = *input->dist;
+  ProcessMesh opMesh = mergeMeshes(src.mesh, dst.mesh);
+  if (!opMesh.idsKnown) {
+    diagnostics.error(location, 1,
+                      fmt::format("cannot build the reshard: moving from mesh {} to mesh {} needs "
+                                  "both meshes' process ids, and one is known only by its shape",
+                                  meshText(src.mesh), meshText(dst.mesh)));
+    return std::nullopt;
+  }
+  OpDistAttr attr;
+  attr.mesh = opMesh;
+  attr.operands.push_back(DistEntry{DistEntry::Kind::Tensor, src, {}, 0});
+  attr.results.push_back(DistEntry{DistEntry::Kind::Tensor, dst, {}, 0});
+  std::string distText = writeOpDistAttr(attr, program.distStyle());
+  ReshardParts parts;
+  parts.attributes = program.strings().intern(newOpAttributes(program, std::move(distText), input, {}, opRole));
+  parts.distAttr = program.keepOpDistAttr(std::move(attr));
+  parts.resultType = distTensorType(program.types(), input->type, dst, program.distStyle());
+  return parts;
+}
+
+// The reshard op at the rewriter's insertion point.
+Operation* buildReshard(Rewriter& rewriter, Value* input, const ReshardParts& parts) {
+  OpSpec spec;
+  spec.name = kReshard;
+  spec.attributes = parts.attributes;
+  spec.distAttr = parts.distAttr;
+  spec.operands = {input};
+  spec.resultTypes = {parts.resultType};
+  Operation* reshard = rewriter.create(spec);
+  reshard->result(0)->dist = &reshard->distAttr()->results[0].tensor;
+  return reshard;
 }
 
 // What decides a reshard's parts (ReshardParts): its input's distribution and
@@ -340,49 +393,6 @@ class Partitioner {
 };
 
 }  // namespace
-
-std::optional<ReshardParts> reshardParts(Program& program, const Value* input, const TensorDistAttr& dst,
-                                         size_t location, DiagnosticEngine& diagnostics,
-                                         std::string_view opRole) {
-  const TensorDistAttr& src = *input->dist;
-  ProcessMesh opMesh = mergeMeshes(src.mesh, dst.mesh);
-  if (!opMesh.idsKnown) {
-    diagnostics.error(location, 1,
-                      fmt::format("cannot build the reshard: moving from mesh {} to mesh {} needs "
-                                  "both meshes' process ids, and one is known only by its shape",
-                                  meshText(src.mesh), meshText(dst.mesh)));
-    return std::nullopt;
-  }
-  OpDistAttr attr;
-  attr.mesh = opMesh;
-  attr.operands.push_back(DistEntry{DistEntry::Kind::Tensor, src, {}, 0});
-  attr.results.push_back(DistEntry{DistEntry::Kind::Tensor, dst, {}, 0});
-  std::string distText = writeOpDistAttr(attr, program.distStyle());
-  ReshardParts parts;
-  parts.attributes = program.strings().intern(newOpAttributes(program, std::move(distText), input, {}, opRole));
-  parts.distAttr = program.keepOpDistAttr(std::move(attr));
-  parts.resultType = distTensorType(program.types(), input->type, dst, program.distStyle());
-  return parts;
-}
-
-Operation* buildReshard(Rewriter& rewriter, Value* input, const ReshardParts& parts) {
-  OpSpec spec;
-  spec.name = kReshard;
-  spec.attributes = parts.attributes;
-  spec.distAttr = parts.distAttr;
-  spec.operands = {input};
-  spec.resultTypes = {parts.resultType};
-  Operation* reshard = rewriter.create(spec);
-  reshard->result(0)->dist = &reshard->distAttr()->results[0].tensor;
-  return reshard;
-}
-
-Operation* createReshard(Rewriter& rewriter, Value* input, const TensorDistAttr& dst,
-                         size_t location, DiagnosticEngine& diagnostics, std::string_view opRole) {
-  std::optional<ReshardParts> parts =
-      reshardParts(rewriter.program(), input, dst, location, diagnostics, opRole);
-  return parts ? buildReshard(rewriter, input, *parts) : nullptr;
-}
 
 PartitionResult applyPartitionPass(Program& program, DiagnosticEngine& diagnostics,
                                    const PartitionOptions& options) {

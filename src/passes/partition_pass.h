@@ -12,7 +12,6 @@
 #pragma once
 
 #include <cstddef>
-#include <optional>
 #include <string_view>
 #include <vector>
 
@@ -45,28 +44,5 @@ struct PartitionResult {
 
 PartitionResult applyPartitionPass(Program& program, DiagnosticEngine& diagnostics,
                                    const PartitionOptions& options = {});
-
-// Builds `dist_op.reshard(input) -> dst` at the rewriter's insertion point, as
-// ReshardOp::Build does: op mesh = the input's mesh when both meshes are
-// equal, else the merged 1-D mesh; result type = input type with dst's
-// distribution; text in the program's generation (see reshardAttributes).
-// `opRole` is the consumer's op_role value text, copied in generations C-E.
-// Returns nullptr (with a diagnostic at `location`) when the merged mesh
-// cannot be known (a mesh given only by its shape).
-Operation* createReshard(Rewriter& rewriter, Value* input, const TensorDistAttr& dst,
-                         size_t location, DiagnosticEngine& diagnostics,
-                         std::string_view opRole = {});
-
-// createReshard in two steps: what the new op is made of, all but its operand
-// (the part worth computing once for many alike reshards), then the op.
-struct ReshardParts {
-  std::string_view attributes;  // interned in the program
-  const OpDistAttr* distAttr = nullptr;  // kept by the program
-  const Type* resultType = nullptr;
-};
-std::optional<ReshardParts> reshardParts(Program& program, const Value* input, const TensorDistAttr& dst,
-                                         size_t location, DiagnosticEngine& diagnostics,
-                                         std::string_view opRole = {});
-Operation* buildReshard(Rewriter& rewriter, Value* input, const ReshardParts& parts);
 
 }  // namespace reshardctl

@@ -1,5 +1,7 @@
 #include "syntax/recent_attributes.h"
 
+#include "grammar/fast_scan.h"
+
 namespace reshardctl::parsing {
 
 const RecentAttributes::Dict* RecentAttributes::findDict(std::string_view opName, std::string_view input) const {
@@ -16,12 +18,9 @@ const RecentAttributes::Dist* RecentAttributes::findDist(std::string_view opName
   if (!recent) return nullptr;
   for (const Dist& dist : recent->dists) {
     if (!dist.attr || !input.starts_with(dist.text)) continue;
-    if (input.size() == dist.text.size()) return &dist;  // the value ends the input
-    switch (input[dist.text.size()]) {
-      case ']': case '}': case ')': case '>': case ',': case ' ': case '\t': case '\n': case '\r':
-        return &dist;
-      default: break;
-    }
+    if (input.size() == dist.text.size() ||  // the value ends the input
+        grammar::fast_scan_detail::endsTopLevelValue(input[dist.text.size()]))
+      return &dist;
   }
   return nullptr;
 }
