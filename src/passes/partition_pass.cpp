@@ -365,7 +365,7 @@ class Partitioner {
   }
 
   // v4 result handling. Each reshard goes right after the op, so several
-  // come out in reverse result order (paddle-passes.md 1.3).
+  // come out in reverse result order (docs/passes.md, "The switches").
   void partitionResults(Operation* op) {
     const OpDistAttr& attr = *op->distAttr();
     Program& program = rewriter_.program();
