@@ -51,7 +51,7 @@ std::string_view opRoleOf(const Program& program, const Operation& op) {
 // The attributes of a new op. Generation A (silverling/paddle-paddle @2ce6c02
 // dist_op.cc ReShardOp::Build) gives a reshard only op_dist_attr. From the
 // MergeMeshes version on, Build calls PassStopGradientsDefaultly, and the
-// later passes copy op_role to inserted ops (notes section 4), so C-E add
+// later passes copy op_role to inserted ops (docs/passes.md, "apply_partition_pass"), so C-E add
 // `stop_gradient` and, when the consumer has one, its `op_role`.
 // builtin.combine's Build has always called PassStopGradientsDefaultly.
 std::string newOpAttributes(const Program& program, std::string opDistAttr, const Value* input,
