@@ -1,6 +1,6 @@
 // The PEGTL grammar of a Paddle PIR program dump. Rules only: the actions
 // that build the IR are in src/syntax/parser.cpp, the error messages for every
-// `must` point in src/syntax/parse_errors.h. See ../docs or shared pir-format.md for
+// `must` point in src/syntax/parse_errors.h. See docs/format.md for
 // the format. Each rule an action hooks into has its own name.
 //
 //   () = "builtin.module" [id:1] () {program:0x..} : () ->   (optional module line)

@@ -11,6 +11,7 @@ function(add_cli_case name exit_code expected_stdout)
   add_test(NAME cli.${name}
            COMMAND ${CLI_CASE} ${exit_code} ${expected_stdout} $<TARGET_FILE:reshardctl> ${ARGN}
            WORKING_DIRECTORY ${CMAKE_SOURCE_DIR})
+  set_tests_properties(cli.${name} PROPERTIES LABELS golden)  # rebased by scripts/regen-goldens.sh
 endfunction()
 
 # diff exits as diff(1): 0 equal, 1 different, 2 trouble.

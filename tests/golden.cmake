@@ -1,83 +1,68 @@
-# Golden-file tests: one ctest per file under tests/golden/ (see tests/run_golden.sh).
+# Golden-file tests: every kind is one row of the table below, and every test
+# runs tests/run_golden.sh, which holds each mode's command line (and, with
+# --rebase or GOLDEN_REBASE=1, writes the output over the expected files:
+# scripts/regen-goldens.sh). Tests of a table row, and tests/ci_tests.cmake's
+# command-line cases, carry the label `golden` (`ctest -L golden`).
 set(GOLDEN_DIR ${CMAKE_SOURCE_DIR}/tests/golden)
 set(GOLDEN_RUN ${CMAKE_SOURCE_DIR}/tests/run_golden.sh)
 
-# The bundled samples: the seed pair and both round trips.
-add_test(NAME golden.pass.seed_mlp
-         COMMAND ${GOLDEN_RUN} $<TARGET_FILE:reshardctl> pass
-                 ${CMAKE_SOURCE_DIR}/samples/seed_mlp_before.ir ${CMAKE_SOURCE_DIR}/samples/seed_mlp_after.ir)
-file(GLOB SAMPLE_FILES CONFIGURE_DEPENDS ${CMAKE_SOURCE_DIR}/samples/*.ir)
-foreach(file ${SAMPLE_FILES})
-  get_filename_component(name ${file} NAME_WE)
-  add_test(NAME golden.roundtrip.sample.${name}
-           COMMAND ${GOLDEN_RUN} $<TARGET_FILE:reshardctl> roundtrip ${file})
-endforeach()
-
-# Before/after pairs: NAME.ir → NAME.expected.ir
-file(GLOB PASS_INPUTS CONFIGURE_DEPENDS ${GOLDEN_DIR}/pass/*.ir)
-list(FILTER PASS_INPUTS EXCLUDE REGEX "\\.expected\\.ir$")
-foreach(file ${PASS_INPUTS})
-  get_filename_component(name ${file} NAME_WE)
-  add_test(NAME golden.pass.${name}
-           COMMAND ${GOLDEN_RUN} $<TARGET_FILE:reshardctl> pass ${file} ${GOLDEN_DIR}/pass/${name}.expected.ir)
-  add_test(NAME golden.roundtrip.pass.${name}
-           COMMAND ${GOLDEN_RUN} $<TARGET_FILE:reshardctl> roundtrip ${file})
-endforeach()
-
-file(GLOB ROUNDTRIP_INPUTS CONFIGURE_DEPENDS ${GOLDEN_DIR}/roundtrip/*.ir)
-foreach(file ${ROUNDTRIP_INPUTS})
-  get_filename_component(name ${file} NAME_WE)
-  add_test(NAME golden.roundtrip.${name}
-           COMMAND ${GOLDEN_RUN} $<TARGET_FILE:reshardctl> roundtrip ${file})
-endforeach()
-
-# Bad inputs: bad-NAME.ir → bad-NAME.stderr
-file(GLOB ERROR_INPUTS CONFIGURE_DEPENDS ${GOLDEN_DIR}/errors/*.ir)
-foreach(file ${ERROR_INPUTS})
-  get_filename_component(name ${file} NAME_WE)
-  add_test(NAME golden.error.${name}
-           COMMAND ${GOLDEN_RUN} $<TARGET_FILE:reshardctl> error ${file} ${GOLDEN_DIR}/errors/${name}.stderr)
-endforeach()
-
-# Warnings: NAME.ir → NAME.stderr from `verify` (and --werror / --quiet)
-file(GLOB VERIFY_INPUTS CONFIGURE_DEPENDS ${GOLDEN_DIR}/verify/*.ir)
-foreach(file ${VERIFY_INPUTS})
-  get_filename_component(name ${file} NAME_WE)
-  add_test(NAME golden.verify.${name}
-           COMMAND ${GOLDEN_RUN} $<TARGET_FILE:reshardctl> verify ${file} ${GOLDEN_DIR}/verify/${name}.stderr)
-endforeach()
-
-# Plans (tests/run_plan_golden.sh), all in tests/golden/plan: every bundled
-# sample samples/NAME_before.ir → sample_NAME.plan.{txt,json}; every pass input
-# tests/golden/pass/NAME.ir → pass_NAME.plan.{txt,json}; plan/NAME.ir →
-# NAME.plan.{txt,json}; plan/bad-NAME.ir → bad-NAME.stderr.
-set(PLAN_GOLDEN_DIR ${GOLDEN_DIR}/plan)
-set(PLAN_GOLDEN_RUN ${CMAKE_SOURCE_DIR}/tests/run_plan_golden.sh)
-function(add_plan_golden test_name input expected_base)
-  add_test(NAME golden.plan.${test_name}
-           COMMAND ${PLAN_GOLDEN_RUN} $<TARGET_FILE:reshardctl> plan ${input}
-                   ${PLAN_GOLDEN_DIR}/${expected_base}.plan.txt ${PLAN_GOLDEN_DIR}/${expected_base}.plan.json)
+# golden_kind(TEST MODE INPUTS [EXPECTED...] [EXCLUDE REGEX]): one test
+# golden.TEST per file that INPUTS (a glob from the repository root) matches,
+# running `run_golden.sh TOOL MODE INPUT EXPECTED...`. In TEST and EXPECTED,
+# {} stands for what the glob's `*` matched. Files named *.expected.* are
+# outputs, never inputs; EXCLUDE drops inputs whose name matches REGEX.
+function(golden_kind test mode inputs)
+  cmake_parse_arguments(PARSE_ARGV 3 kind "" "EXCLUDE" "")
+  file(GLOB files RELATIVE ${CMAKE_SOURCE_DIR} CONFIGURE_DEPENDS ${CMAKE_SOURCE_DIR}/${inputs})
+  list(FILTER files EXCLUDE REGEX "\\.expected\\.")
+  string(REPLACE "." "\\." pattern "${inputs}")
+  string(REPLACE "*" "(.*)" pattern "${pattern}")
+  foreach(file ${files})
+    get_filename_component(file_name ${file} NAME)
+    if(kind_EXCLUDE AND file_name MATCHES "${kind_EXCLUDE}")
+      continue()
+    endif()
+    set(name "")
+    if(inputs MATCHES "\\*")
+      string(REGEX REPLACE "^${pattern}$" "\\1" name "${file}")
+    endif()
+    string(REPLACE "{}" "${name}" test_name "${test}")
+    set(expected "")
+    foreach(expected_file ${kind_UNPARSED_ARGUMENTS})
+      string(REPLACE "{}" "${name}" expected_file "${expected_file}")
+      list(APPEND expected ${CMAKE_SOURCE_DIR}/${expected_file})
+    endforeach()
+    add_test(NAME golden.${test_name}
+             COMMAND ${GOLDEN_RUN} $<TARGET_FILE:reshardctl> ${mode} ${CMAKE_SOURCE_DIR}/${file} ${expected})
+    set_tests_properties(golden.${test_name} PROPERTIES LABELS golden)
+  endforeach()
 endfunction()
-file(GLOB PLAN_SAMPLES CONFIGURE_DEPENDS ${CMAKE_SOURCE_DIR}/samples/*_before.ir)
-foreach(file ${PLAN_SAMPLES})
-  get_filename_component(name ${file} NAME_WE)
-  string(REGEX REPLACE "_before$" "" name ${name})
-  add_plan_golden(sample.${name} ${file} sample_${name})
-endforeach()
-foreach(file ${PASS_INPUTS})
-  get_filename_component(name ${file} NAME_WE)
-  add_plan_golden(pass.${name} ${file} pass_${name})
-endforeach()
-file(GLOB PLAN_INPUTS CONFIGURE_DEPENDS ${PLAN_GOLDEN_DIR}/*.ir)
-foreach(file ${PLAN_INPUTS})
-  get_filename_component(name ${file} NAME_WE)
-  if(name MATCHES "^bad-")
-    add_test(NAME golden.plan.${name}
-             COMMAND ${PLAN_GOLDEN_RUN} $<TARGET_FILE:reshardctl> error ${file} ${PLAN_GOLDEN_DIR}/${name}.stderr)
-  else()
-    add_plan_golden(${name} ${file} ${name})
-  endif()
-endforeach()
+
+# The kinds. Modes (tests/run_golden.sh): pass: apply == EXPECTED, and apply
+# of it changes nothing; roundtrip: print == the input; error: print fails,
+# stderr == EXPECTED; verify: warnings on stderr == EXPECTED; plan: plan
+# --apply == the table, --json == the JSON; plan-error: plan fails, stderr ==
+# EXPECTED; validate: exit code, stdout and stderr == EXPECTED.
+#           test                  mode        inputs                        expected
+golden_kind(pass.seed_mlp         pass        samples/seed_mlp_before.ir    samples/seed_mlp_after.ir)
+golden_kind(pass.{}               pass        tests/golden/pass/*.ir        tests/golden/pass/{}.expected.ir)
+golden_kind(roundtrip.sample.{}   roundtrip   samples/*.ir)
+golden_kind(roundtrip.pass.{}     roundtrip   tests/golden/pass/*.ir)
+golden_kind(roundtrip.{}          roundtrip   tests/golden/roundtrip/*.ir)
+golden_kind(error.{}              error       tests/golden/errors/*.ir      tests/golden/errors/{}.stderr)
+golden_kind(error.log.bad-{}      error       tests/golden/logs/bad-*.log   tests/golden/logs/bad-{}.stderr)
+golden_kind(verify.{}             verify      tests/golden/verify/*.ir      tests/golden/verify/{}.stderr)
+golden_kind(plan.sample.{}        plan        samples/*_before.ir
+            tests/golden/plan/sample_{}.plan.txt tests/golden/plan/sample_{}.plan.json)
+golden_kind(plan.pass.{}          plan        tests/golden/pass/*.ir
+            tests/golden/plan/pass_{}.plan.txt tests/golden/plan/pass_{}.plan.json)
+golden_kind(plan.{}               plan        tests/golden/plan/*.ir
+            tests/golden/plan/{}.plan.txt tests/golden/plan/{}.plan.json EXCLUDE "^bad-")
+golden_kind(plan.bad-{}           plan-error  tests/golden/plan/bad-*.ir    tests/golden/plan/bad-{}.stderr)
+# validate: NAME.ir (flags in NAME.flags) or NAME.case ("INPUT FLAGS...");
+# wrong_*.ir must also pass verify and apply.
+golden_kind(validate.{}           validate    tests/golden/validate/*.ir    tests/golden/validate/{}.expected)
+golden_kind(validate.{}           validate    tests/golden/validate/*.case  tests/golden/validate/{}.expected)
 
 # `run`: every sample and golden input proves every reshard; injected faults fail exactly their reshard;
 # the nccl backend on a machine without a GPU exits 2 with a clear message.
@@ -86,19 +71,5 @@ add_test(NAME run.samples COMMAND ${RUN_TEST} $<TARGET_FILE:reshardctl> samples 
 add_test(NAME run.goldens COMMAND ${RUN_TEST} $<TARGET_FILE:reshardctl> goldens ${GOLDEN_DIR})
 add_test(NAME run.fault COMMAND ${RUN_TEST} $<TARGET_FILE:reshardctl> fault ${CMAKE_SOURCE_DIR}/samples/tp_mlp_2x2_before.ir)
 add_test(NAME run.nccl-without-gpu COMMAND ${RUN_TEST} $<TARGET_FILE:reshardctl> nccl ${CMAKE_SOURCE_DIR}/samples/seed_mlp_before.ir)
-
-# `validate` (tests/run_validate_golden.sh): validate/NAME.ir (flags in
-# NAME.flags) or validate/NAME.case ("INPUT FLAGS...") → NAME.expected, the
-# exit code with standard output and error. wrong_*.ir must also pass verify
-# and apply.
-set(VALIDATE_GOLDEN_DIR ${GOLDEN_DIR}/validate)
-file(GLOB VALIDATE_CASES CONFIGURE_DEPENDS ${VALIDATE_GOLDEN_DIR}/*.ir ${VALIDATE_GOLDEN_DIR}/*.case)
-foreach(file ${VALIDATE_CASES})
-  get_filename_component(name ${file} NAME_WE)
-  add_test(NAME golden.validate.${name}
-           COMMAND ${CMAKE_SOURCE_DIR}/tests/run_validate_golden.sh $<TARGET_FILE:reshardctl> ${file}
-                   ${VALIDATE_GOLDEN_DIR}/${name}.expected)
-endforeach()
 add_test(NAME validate.nccl-without-gpu
-         COMMAND ${CMAKE_SOURCE_DIR}/tests/run_validate_golden.sh $<TARGET_FILE:reshardctl> nccl
-                 ${CMAKE_SOURCE_DIR}/samples/seed_mlp_before.ir)
+         COMMAND ${GOLDEN_RUN} $<TARGET_FILE:reshardctl> validate-nccl ${CMAKE_SOURCE_DIR}/samples/seed_mlp_before.ir)

@@ -46,10 +46,5 @@ add_test(NAME cli.log.in-place-and-run
          COMMAND ${CMAKE_SOURCE_DIR}/tests/log_in_place.sh $<TARGET_FILE:reshardctl>
                  ${CMAKE_SOURCE_DIR}/${TRAIN} 1 ${CMAKE_SOURCE_DIR}/${LOGS}/train.program2.ir)
 
-# Errors in a log name the log's own lines: bad-NAME.log → bad-NAME.stderr.
-file(GLOB LOG_ERROR_INPUTS CONFIGURE_DEPENDS ${GOLDEN_DIR}/logs/bad-*.log)
-foreach(file ${LOG_ERROR_INPUTS})
-  get_filename_component(name ${file} NAME_WE)
-  add_test(NAME golden.error.log.${name}
-           COMMAND ${GOLDEN_RUN} $<TARGET_FILE:reshardctl> error ${file} ${GOLDEN_DIR}/logs/${name}.stderr)
-endforeach()
+# Errors in a log name the log's own lines: bad-NAME.log → bad-NAME.stderr
+# (the error.log row of tests/golden.cmake's table).

@@ -8,7 +8,7 @@
 
 namespace reshardctl {
 
-// Which of Paddle's print generations a dump uses (see pir-format.md).
+// Which of Paddle's print generations a dump uses (docs/format.md, "Print eras").
 // Each was checked against Paddle's printer for that era; the writers in
 // syntax/dist_attr_text.cpp name the file.
 enum class DistGeneration : uint8_t {

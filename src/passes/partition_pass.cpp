@@ -51,7 +51,7 @@ std::string_view opRoleOf(const Program& program, const Operation& op) {
 // The attributes of a new op. Generation A (silverling/paddle-paddle @2ce6c02
 // dist_op.cc ReShardOp::Build) gives a reshard only op_dist_attr. From the
 // MergeMeshes version on, Build calls PassStopGradientsDefaultly, and the
-// later passes copy op_role to inserted ops (notes section 4), so C-E add
+// later passes copy op_role to inserted ops (docs/passes.md, "apply_partition_pass"), so C-E add
 // `stop_gradient` and, when the consumer has one, its `op_role`.
 // builtin.combine's Build has always called PassStopGradientsDefaultly.
 std::string newOpAttributes(const Program& program, std::string opDistAttr, const Value* input,
@@ -365,7 +365,7 @@ class Partitioner {
   }
 
   // v4 result handling. Each reshard goes right after the op, so several
-  // come out in reverse result order (paddle-passes.md 1.3).
+  // come out in reverse result order (docs/passes.md, "The switches").
   void partitionResults(Operation* op) {
     const OpDistAttr& attr = *op->distAttr();
     Program& program = rewriter_.program();

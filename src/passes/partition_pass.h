@@ -1,11 +1,11 @@
-// Paddle's apply_partition_pass (PR #63072, pir-format.md "The partition
-// pass"): before every op whose operand entry in op_dist_attr differs from
+// Paddle's apply_partition_pass (PR #63072; docs/passes.md,
+// "apply_partition_pass"): before every op whose operand entry in op_dist_attr differs from
 // how the operand's value is distributed, insert a `dist_op.reshard` to the
 // entry's layout and make the op use it. One reshard per mismatching use;
 // inserted ops are not revisited; nested blocks are processed too.
 //
 // Tensor-list operands (a `vec[..]` made by builtin.combine, with an array
-// entry) are handled as Paddle's v5 pass does (paddle-passes.md 1.2/1.3):
+// entry) are handled as Paddle's v5 pass does (docs/passes.md, "apply_partition_pass"):
 // each element is resharded, a new builtin.combine goes right before the op,
 // and the old combine is erased once unused. PartitionOptions switch on the
 // behaviour of Paddle's later passes; all are off by default (the seed PR).

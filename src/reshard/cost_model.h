@@ -3,8 +3,8 @@
 // link's bandwidth, with the ring factors nccl-tests uses to turn algorithm
 // bandwidth into bus bandwidth (all_reduce 2(k-1)/k, the others (k-1)/k).
 //
-// Defaults describe one NVLink4 node of H100/H200 GPUs (docs/nccl.md §3.4, peers.md
-// §1.3): 370 GB/s bus bandwidth per direction, the NCCL ring figure for
+// Defaults describe one NVLink4 node of H100/H200 GPUs (docs/nccl.md, "Reference
+// figures"): 370 GB/s bus bandwidth per direction, the NCCL ring figure for
 // all_gather/reduce_scatter/all-to-all; 0.6 µs per hop and 6.6 µs per launch, as
 // DTensor's model. A move between meshes is a pipeline hop, usually to another
 // node: 50 GB/s (one 400 Gb/s NDR NIC per GPU) and 2.7 µs (DTensor's inter-host
@@ -19,7 +19,7 @@
 
 namespace reshardctl {
 
-// nccl-tests' bus bytes of one step (doc/PERFORMANCE.md there; docs/nccl.md §3.1):
+// nccl-tests' bus bytes of one step (doc/PERFORMANCE.md there; docs/nccl.md, "Bandwidth"):
 // the bytes a ring moves over the slowest link, from the step's per-rank buffer
 // (Step::bytesPerRank). all_reduce: 2(k-1)/k of the buffer; reduce_scatter and
 // all-to-all: (k-1)/k of the input (k blocks); all_gather: (k-1)/k of the

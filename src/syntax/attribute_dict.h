@@ -1,7 +1,7 @@
 // An op's attribute dictionary `{k1:v1,k2:v2}` split into its top-level
 // entries, values kept as verbatim text. The IR keeps the dictionary as one
-// span (style-anchors §3); tools that name or drop single attributes (diff,
-// JSON export) split it on demand.
+// span, verbatim (docs/format.md, "Attribute values"); tools that name or
+// drop single attributes (diff, JSON export) split it on demand.
 #pragma once
 
 #include <string_view>

@@ -1,7 +1,7 @@
 // Reading and writing the text forms of distribution attributes: the dist
 // part of a `pd_dist.tensor<...>` type and the value of `op_dist_attr`.
 // Reading follows grammar/dist_grammar.h; writing follows Paddle's printer
-// for the dump's generation (pir-format.md, "four generations").
+// for the dump's generation (docs/format.md, "Print eras").
 #pragma once
 
 #include <cstddef>

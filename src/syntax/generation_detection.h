@@ -1,5 +1,5 @@
-// Which of Paddle's print generations a dump was written in (pir-format.md,
-// "four generations"), judged from what its text showed while it was parsed.
+// Which of Paddle's print generations a dump was written in (docs/format.md,
+// "Print eras"), judged from what its text showed while it was parsed.
 // New ops are then written the same way (dist_attr_text.h).
 #pragma once
 

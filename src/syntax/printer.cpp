@@ -92,7 +92,7 @@ class TextOut {
   char* end_ = nullptr;
 };
 
-// Text → Paddle's dump. Each function names the Paddle printer it follows
+// Graph → Paddle's dump text. Each function names the Paddle printer it follows
 // (paddle/pir/src/core/ir_printer.cc unless said otherwise).
 class Printer {
  public:

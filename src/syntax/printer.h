@@ -1,4 +1,4 @@
-// SSA graph → text, exactly as Paddle's IrPrinter writes it (pir-format.md):
+// SSA graph → text, exactly as Paddle's IrPrinter writes it (docs/format.md):
 // values are numbered %0, %1, ... in the order they are first printed.
 #pragma once
 

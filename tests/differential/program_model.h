@@ -1,7 +1,7 @@
 // The differential test's own picture of a program: what the generator makes,
 // the renderer prints in each dump generation, and the reference pass reads.
 // Deliberately independent of src/: the reference must not share a line of
-// logic with what it checks (pir-format.md is its only source).
+// logic with what it checks (docs/format.md and docs/passes.md are its sources).
 #pragma once
 
 #include <cstdint>
@@ -13,7 +13,7 @@
 
 namespace differential {
 
-// The dump generations of pir-format.md ("four generations seen in real dumps").
+// The dump generations of docs/format.md ("Print eras").
 enum class Gen { A, C, D, E };
 inline constexpr Gen kAllGens[] = {Gen::A, Gen::C, Gen::D, Gen::E};
 std::string_view genName(Gen gen);
@@ -40,7 +40,7 @@ struct MeshView {
   bool merged = false;
 };
 
-// pir-format.md: a mesh known only by its shape matches any mesh of that
+// docs/format.md: a mesh known only by its shape matches any mesh of that
 // shape; dim names (only "merged" is ever known) always count.
 bool sameMesh(const MeshView& a, const MeshView& b);
 
@@ -59,7 +59,7 @@ struct DistView {
   std::vector<std::pair<int64_t, Reduce>> partials;
 };
 
-// pir-format.md "Equality": same mesh, same dims_mapping, same partial mesh
+// docs/format.md "Distribution": same mesh, same dims_mapping, same partial mesh
 // dims with the same reduce types (in any printed order).
 bool sameLayout(const DistView& a, const DistView& b);
 

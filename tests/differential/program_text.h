@@ -1,5 +1,5 @@
 // Prints a ProgramModel the way Paddle's printer of one generation would
-// (pir-format.md), written from that page alone: the differential test's
+// (docs/format.md), written from that page alone: the differential test's
 // inputs, and the text it expects of new reshards.
 #pragma once
 

@@ -50,7 +50,7 @@ bool unmakeable(const DistView& dist, const std::string& dtype) {
   return false;
 }
 
-// The new reshard's op mesh (pir-format.md): the source mesh when both are
+// The new reshard's op mesh (docs/passes.md): the source mesh when both are
 // the same mesh, else the merged 1-D mesh of the sorted union of ids.
 void chooseOpMesh(ExpectedReshard& reshard) {
   if (sameMesh(reshard.src.mesh, reshard.dst.mesh)) {

@@ -1,5 +1,5 @@
 // An independent reference of the partition pass's decision, written from
-// pir-format.md ("What a value's distribution is", "The partition pass") and
+// docs/format.md ("Distribution") and docs/passes.md ("apply_partition_pass"),
 // not from src/: which operands need a reshard, from what layout to what, on
 // which op mesh, and the exact text the new reshard prints. It reads the
 // ProgramModel, seeing each layout as a reader of the chosen generation's text

@@ -254,7 +254,7 @@ double timeIt(Body body, int iterations) {
 
 // The 1-rank plans' data moves through the backend at 64 MiB of f32: NCCL
 // turns all_gather, reduce_scatter and all_to_all into a device copy
-// (docs/nccl.md §2.3), send_recv to itself is a copy kernel, so S/t against
+// (docs/nccl.md, "Ranks and GPUs"), send_recv to itself is a copy kernel, so S/t against
 // cudaMemcpy's is the backend's overhead. (A 1-rank all_reduce is in place,
 // nothing to copy; 1-rank local steps keep the piece as it is.) The mean of 5
 // runs after a warm-up.
