@@ -34,7 +34,7 @@ void addInputOutput(CLI::App& command, std::string& input, std::string& output) 
 }
 
 // `--program N|TEXT`, on every command that reads one program: which program
-// of a file holding several (a log) to read (program_io.h).
+// of a file holding several (a log) to read (input_files.h).
 constexpr const char* kProgramHelp =
     "Which program of a file holding several (a log; see `reshardctl list`): its number, or text "
     "its label contains (the first such program)";
