@@ -127,6 +127,37 @@ TEST_CASE("several inputs take each program of a log in turn, read once; one inp
   CHECK(missing.preRead == std::vector<bool>{false, true, true});  // the work says why it cannot be read
 }
 
+TEST_CASE("a file is read once; each input loads from it, and a read failure is told to each engine") {
+  TempTree tree;
+  const std::string log = tree / "train.log";
+  std::ofstream(log) << "I1130 start\n{\n    (%0) = \"pd_op.a\" () {} : () -> f32\n}\nbetween\n"
+                        "after pass {\n    (%0) = \"pd_op.b\" () {} : () -> f32\n}\n";
+  std::shared_ptr<const InputFile> file = readInput(log);
+  REQUIRE(file->failure == kExitOk);
+  CHECK(file->programs.size() == 2);
+  DiagnosticEngine first, second;
+  LoadedProgram pass = loadProgram(InputProgram::chosen(file, "after pass"), first);
+  LoadedProgram one = loadProgram(InputProgram::chosen(file, "1"), second);
+  REQUIRE(pass.program);
+  REQUIRE(one.program);
+  CHECK(pass.index == 2);
+  CHECK(one.index == 1);
+  CHECK(pass.source == one.source);  // one read
+  CHECK(!pass.wholeFile());
+
+  DiagnosticEngine unchosen;
+  CHECK(loadProgram(InputProgram::chosen(file, ""), unchosen).failure == kExitUsage);  // which of the two?
+  CHECK(unchosen.errorCount() == 1);
+
+  std::shared_ptr<const InputFile> missing = readInput(tree / "missing.ir");
+  CHECK(missing->failure == kExitUsage);
+  DiagnosticEngine a, b;
+  CHECK(reportReadFailure(*missing, a));
+  CHECK(loadProgram(InputProgram::chosen(missing, ""), b).failure == kExitUsage);
+  CHECK(a.errorCount() == 1);
+  CHECK(b.errorCount() == 1);
+}
+
 TEST_CASE("the closest word, when it is close enough") {
   const std::vector<std::string> commands = {"apply", "print", "verify", "diff", "plan", "run"};
   CHECK(closestWord("aply", commands) == "apply");
