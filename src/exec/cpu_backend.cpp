@@ -2,6 +2,7 @@
 // comes from the same lowering the NCCL backend runs (step_program.h), so both
 // backends report the same bytes for the same plan.
 #include <chrono>
+#include <new>
 
 #include "exec/cpu_executor.h"
 #include "exec/execution_backend.h"
@@ -35,6 +36,8 @@ class CpuBackend final : public ExecutionBackend {
     try {
       const int64_t elemBytes = dtypeSize(tensor.dtype);
       return lowerStep(step, tensor.shape, tensor.dtype, boxes, elemBytes).communicationBytes(elemBytes);
+    } catch (const std::bad_alloc&) {
+      throw;  // out of memory is never "no bytes" (support/failure.h)
     } catch (const std::exception&) {
       return 0;
     }

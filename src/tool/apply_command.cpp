@@ -16,7 +16,8 @@
 #include "report/unified_diff.h"
 #include "syntax/printer.h"
 #include "tool/commands.h"
-#include "tool/program_io.h"
+#include "support/failure.h"
+#include "tool/program_output.h"
 
 namespace reshardctl {
 
@@ -138,22 +139,17 @@ std::string inputsText(size_t changed, const InputRun& run) {
 }  // namespace
 
 int runApply(const ApplyOptions& options, Reporter& reporter) {
-  std::vector<std::string> files;
-  if (!expandInputs(options.inputs, reporter, &files)) return kExitUsage;
+  const std::vector<std::string> files = expandInputs(options.inputs, reporter);
   const bool several = files.size() > 1 || options.inputs.recursive;
-  if (several && !options.check && !options.inPlace && !options.diff) {
-    reporter.toolError("several inputs need --check, --diff or --in-place (one output cannot hold them all)");
-    return kExitUsage;
-  }
-  if (options.inPlace && std::find(files.begin(), files.end(), "-") != files.end()) {
-    reporter.toolError("--in-place needs an input file, not standard input");
-    return kExitUsage;
-  }
+  if (several && !options.check && !options.inPlace && !options.diff)
+    throw Failure(FailureKind::Usage, "several inputs need --check, --diff or --in-place (one output cannot hold them all)");
+  if (options.inPlace && std::find(files.begin(), files.end(), "-") != files.end())
+    throw Failure(FailureKind::Usage, "--in-place needs an input file, not standard input");
   ApplyRun run(options, reporter);
   // --check's lines are its result (stdout), unless that is the JSON document.
   std::FILE* summaries = options.check && !options.json ? stdout : stderr;
   // --in-place writes a file back whole: a log's program must be chosen.
-  const InputRun inputs = forEachFile(files, options.inputs, reporter, summaries, std::ref(run),
+  const InputRun inputs = forEachInput(files, options.inputs, reporter, summaries, std::ref(run),
                                       options.inPlace ? SeveralPrograms::WholeFile : SeveralPrograms::InTurn);
   const CheckTotals& totals = run.totals();
   if (options.check && !options.json) {

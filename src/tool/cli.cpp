@@ -13,7 +13,8 @@
 #include "tool/cli_docs.h"
 #include "tool/cli_support.h"
 #include "tool/commands.h"
-#include "tool/program_io.h"
+#include "support/exit_code.h"
+#include "support/failure.h"
 #include "tool/reporting.h"
 
 namespace reshardctl {
@@ -33,7 +34,7 @@ void addInputOutput(CLI::App& command, std::string& input, std::string& output) 
 }
 
 // `--program N|TEXT`, on every command that reads one program: which program
-// of a file holding several (a log) to read (program_io.h).
+// of a file holding several (a log) to read (input_files.h).
 constexpr const char* kProgramHelp =
     "Which program of a file holding several (a log; see `reshardctl list`): its number, or text "
     "its label contains (the first such program)";
@@ -438,9 +439,9 @@ int runCli(int argc, char** argv) {
   finishCostModel(s.run.costs, s.runCosts);
   finishCostModel(s.print.costs, s.printCosts);
   int status = kExitUsage;
-  // The one place a command's running out of memory (or any exception that
-  // escaped it) is reported: unwinding has removed any temporary output, so
-  // an earlier output file is as it was.
+  // The one place a command's failure is reported, with its exit code: a
+  // Failure, running out of memory, or any exception that escaped. Unwinding
+  // has removed any temporary output, so an earlier output file is as it was.
   try {
     if (apply->parsed()) status = runApply(s.apply, *reporter);
     else if (plan->parsed()) status = runPlan(s.plan, *reporter);
@@ -450,12 +451,10 @@ int runCli(int argc, char** argv) {
     else if (diff->parsed()) status = runDiff(s.diff, *reporter);
     else if (list->parsed()) status = runList(s.list, *reporter);
     else if (validate->parsed()) status = runValidate(s.validate, *reporter);
-  } catch (const std::bad_alloc&) {
-    reporter->toolError("out of memory: this run needs more memory than the system (or ulimit -v) allows");
-    status = kExitUsage;
-  } catch (const std::exception& e) {
-    reporter->toolError(fmt::format("internal error: {}", e.what()));
-    status = kExitUsage;
+  } catch (...) {  // a Failure, out of memory, or a bug (support/failure.h)
+    const Failure failure = currentFailure();
+    reporter->toolError(failure.message);
+    status = exitCodeOf(failure.kind);
   }
   reporter->finish();
   return status;

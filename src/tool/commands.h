@@ -1,6 +1,7 @@
 // One entry point per subcommand. src/tool/cli.cpp maps the command line onto
-// these option structs; each returns the process exit code (program_io.h)
-// and reports its diagnostics through the run's Reporter (reporting.h).
+// these option structs; each returns the process exit code (support/exit_code.h)
+// or throws a Failure (support/failure.h), and reports its diagnostics through
+// the run's Reporter (reporting.h).
 #pragma once
 
 #include <cstdint>
@@ -47,7 +48,7 @@ int runPrint(const PrintOptions& options, Reporter& reporter);
 struct PlanOptions {
   std::string input = "-";
   std::string output = "-";
-  std::string program;  // --program N|TEXT: which program of a file holding several (program_io.h)
+  std::string program;  // --program N|TEXT: which program of a file holding several (input_files.h)
   bool json = false;
   bool apply = false;  // run the partition pass first and plan what it inserts
   PartitionOptions pass;  // the partition pass's switches
@@ -70,7 +71,7 @@ constexpr int kMaxRunIterations = 1'000'000;
 struct RunOptions {
   std::string input = "-";
   std::string output = "-";  // the report
-  std::string program;  // --program N|TEXT: which program of a file holding several (program_io.h)
+  std::string program;  // --program N|TEXT: which program of a file holding several (input_files.h)
   std::string backend = "cpu";  // cpu | nccl
   std::string launcher = "auto";  // auto | mpi | none: how --backend nccl finds its processes (multi_process.h)
   uint64_t seed = 1;

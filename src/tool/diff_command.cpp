@@ -8,14 +8,17 @@
 #include "report/result_json.h"
 #include "report/unified_diff.h"
 #include "tool/commands.h"
-#include "tool/program_io.h"
+#include "support/failure.h"
+#include "tool/input_files.h"
+#include "tool/program_output.h"
 
 namespace reshardctl {
 
 namespace {
-constexpr int kDiffEqual = 0;
-constexpr int kDiffDifferent = 1;
-constexpr int kDiffTrouble = 2;  // diff(1): any problem is 2, bad input included
+// As diff(1): 0 equal, 1 different, 2 any problem, bad input included.
+constexpr ExitCode kDiffEqual = kExitOk;
+constexpr ExitCode kDiffDifferent = kExitBadInput;
+constexpr ExitCode kDiffTrouble = kExitUsage;
 
 // The program's own lines: the whole file, or its part of a log.
 std::string_view programText(const LoadedProgram& loaded) {
@@ -26,14 +29,10 @@ std::string_view programText(const LoadedProgram& loaded) {
 // (it may be standard input).
 void loadTwoOfOneFile(const DiffCommandOptions& options, DiagnosticEngine& beforeDiagnostics,
                       DiagnosticEngine& afterDiagnostics, LoadedProgram* before, LoadedProgram* after) {
-  int failure = kExitOk;
-  std::shared_ptr<SourceFile> source = readSourceFile(options.before, beforeDiagnostics, &failure);
-  if (!source || failure != kExitOk) {
-    before->source = std::move(source);  // the diagnostics point into it
-    return;
-  }
-  *before = loadProgramFrom(source, beforeDiagnostics, options.programs[0]);
-  *after = loadProgramFrom(source, afterDiagnostics, options.programs[1]);
+  std::shared_ptr<const InputFile> file = readInput(options.before);
+  *before = loadProgram(InputProgram::chosen(file, options.programs[0]), beforeDiagnostics);
+  // Why the file cannot be read is said once, for the first.
+  if (file->failure == kExitOk) *after = loadProgram(InputProgram::chosen(file, options.programs[1]), afterDiagnostics);
 }
 
 // Why the positional files and --program flags do not name two programs, or "".
@@ -72,10 +71,7 @@ bool writeDiffOutput(const ProgramDiff& diff, const LoadedProgram& before, const
 }  // namespace
 
 int runDiff(const DiffCommandOptions& options, Reporter& reporter) {
-  if (const char* problem = usageProblem(options)) {
-    reporter.toolError(problem);
-    return kDiffTrouble;
-  }
+  if (const char* problem = usageProblem(options)) throw Failure(FailureKind::Usage, problem);
   DiagnosticEngine beforeDiagnostics = reporter.engine();
   DiagnosticEngine afterDiagnostics = reporter.engine();
   LoadedProgram before, after;

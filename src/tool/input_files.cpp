@@ -3,13 +3,18 @@
 #include <fnmatch.h>
 
 #include <algorithm>
+#include <charconv>
+#include <cstdint>
+#include <cstdlib>
 #include <filesystem>
 #include <system_error>
 #include <utility>
 
 #include <fmt/format.h>
 
-#include "tool/program_io.h"
+#include "ir/verifier.h"
+#include "support/failure.h"
+#include "syntax/parser.h"
 #include "tool/reporting.h"
 
 namespace reshardctl {
@@ -26,9 +31,9 @@ bool matches(const std::string& name, const std::vector<std::string>& globs) {
 }
 
 // The matching files under `root`, sorted, without descending into hidden
-// directories or following directory links (no cycles).
-bool walk(const std::string& root, const std::vector<std::string>& globs, std::vector<std::string>* files,
-          std::string* error) {
+// directories or following directory links (no cycles). Throws an I/O
+// Failure when the directory cannot be read.
+void walk(const std::string& root, const std::vector<std::string>& globs, std::vector<std::string>* files) {
   std::vector<std::string> found;
   std::error_code ec;
   fs::recursive_directory_iterator it(root, fs::directory_options::skip_permission_denied, ec);
@@ -41,13 +46,9 @@ bool walk(const std::string& root, const std::vector<std::string>& globs, std::v
     }
     if (it->is_regular_file(typeError) && matches(name, globs)) found.push_back(it->path().string());
   }
-  if (ec) {
-    *error = fmt::format("cannot read directory '{}': {}", root, ec.message());
-    return false;
-  }
+  if (ec) throw Failure(FailureKind::Io, fmt::format("cannot read directory '{}': {}", root, ec.message()));
   std::sort(found.begin(), found.end());
   files->insert(files->end(), found.begin(), found.end());
-  return true;
 }
 
 }  // namespace
@@ -62,77 +63,234 @@ void addInputFlags(CLI::App& command, InputSelection& inputs, const char* help) 
       ->allow_extra_args(false);
 }
 
-bool expandInputs(const InputSelection& inputs, std::vector<std::string>* files, std::string* error) {
+std::vector<std::string> expandInputs(const InputSelection& inputs) {
   const std::vector<std::string>& globs = inputs.globs.empty() ? kDefaultGlobs : inputs.globs;
+  std::vector<std::string> files;
   bool sawStdin = false;
   for (const std::string& path : inputs.paths) {
     std::error_code ec;
     if (path != "-" && fs::is_directory(path, ec)) {
-      if (!inputs.recursive) {
-        *error = fmt::format("'{}' is a directory; use -r to read the dumps under it", path);
-        return false;
-      }
-      if (!walk(path, globs, files, error)) return false;
+      if (!inputs.recursive)
+        throw Failure(FailureKind::Usage, fmt::format("'{}' is a directory; use -r to read the dumps under it", path));
+      walk(path, globs, &files);
       continue;
     }
-    if (path == "-" && std::exchange(sawStdin, true)) {
-      *error = "standard input ('-') can be read only once";
-      return false;
-    }
-    files->push_back(path);
+    if (path == "-" && std::exchange(sawStdin, true))
+      throw Failure(FailureKind::Usage, "standard input ('-') can be read only once");
+    files.push_back(path);
   }
-  return true;
+  return files;
 }
 
-bool expandInputs(const InputSelection& inputs, Reporter& reporter, std::vector<std::string>* files) {
-  std::string error;
-  if (!expandInputs(inputs, files, &error)) {
-    reporter.toolError(error);
-    return false;
-  }
-  if (files->empty())
+std::vector<std::string> expandInputs(const InputSelection& inputs, Reporter& reporter) {
+  std::vector<std::string> files = expandInputs(inputs);
+  if (files.empty())
     reporter.toolWarning(fmt::format("no file under {} matches {}", fmt::join(inputs.paths, " "),
                                      fmt::join(inputs.globs.empty() ? kDefaultGlobs : inputs.globs, " or ")));
-  return true;
+  return files;
 }
 
 namespace {
 
-// The inputs `path` gives when its programs are taken in turn: the file read
-// once, each of its programs (or the file itself when it holds one or none).
-// A file that cannot be read is left to the work, which reports why.
-std::vector<InputProgram> programsInTurn(const std::string& path) {
-  DiagnosticEngine unreported;
-  int failure = kExitOk;
-  std::shared_ptr<SourceFile> source = readSourceFile(path, unreported, &failure);
-  if (!source || failure != kExitOk) return {InputProgram{path, "", path, 0, false, nullptr, std::nullopt}};
-  std::vector<FoundProgram> found = findProgramsIn(*source);
-  if (found.size() <= 1) {
-    std::optional<FoundProgram> only;
-    if (!found.empty()) only = std::move(found.front());
-    return {InputProgram{path, "", path, 0, false, std::move(source), std::move(only)}};
+// RESHARDCTL_MAX_INPUT: a smaller input size limit than SourceFile's 4 GiB, in
+// bytes or with a suffix K, M, G (powers of 1024), e.g. "512M".
+std::optional<size_t> inputLimit(std::string* error) {
+  const char* text = std::getenv("RESHARDCTL_MAX_INPUT");
+  if (text == nullptr || *text == '\0') return SourceFile::kMaxInputBytes;
+  std::string_view spec(text);
+  uint64_t number = 0;
+  auto [end, ec] = std::from_chars(spec.data(), spec.data() + spec.size(), number);
+  std::string_view suffix(end, static_cast<size_t>(spec.data() + spec.size() - end));
+  int shift = suffix.empty() ? 0 : suffix == "K" ? 10 : suffix == "M" ? 20 : suffix == "G" ? 30 : -1;
+  if (ec != std::errc() || shift < 0 || number == 0 ||
+      number > (SourceFile::kMaxInputBytes >> shift)) {
+    *error = fmt::format("RESHARDCTL_MAX_INPUT='{}' is not a size from 1 to 4G-1 bytes "
+                         "(a number of bytes, or with a suffix K, M or G)", spec);
+    return std::nullopt;
   }
+  return static_cast<size_t>(number << shift);
+}
+
+// The programs of `source` (program_finder.h). The scan reads the whole file
+// once; the pages it passed are let go rather than kept resident until the
+// parser reads them again.
+std::vector<FoundProgram> findProgramsIn(SourceFile& source) {
+  size_t dropped = 0;
+  return findPrograms(source.text(), [&](size_t scannedTo) {
+    source.dropPages(dropped, scannedTo);
+    dropped = scannedTo;
+  });
+}
+
+bool isIndex(const std::string& selector) {
+  return !selector.empty() && selector.size() <= 9 &&
+         std::all_of(selector.begin(), selector.end(), [](char c) { return c >= '0' && c <= '9'; });
+}
+
+// The program `selector` names among `found`, or nullptr after a usage error
+// that lists them.
+const FoundProgram* choose(const std::vector<FoundProgram>& found, const std::string& selector,
+                           const SourceFile& source, DiagnosticEngine& diagnostics) {
+  if (selector.empty() && found.size() == 1) return &found.front();
+  if (isIndex(selector)) {
+    size_t index = std::stoul(selector);
+    if (index >= 1 && index <= found.size()) return &found[index - 1];
+  } else if (!selector.empty()) {
+    for (const FoundProgram& program : found)
+      if (program.label.find(selector) != std::string::npos) return &program;
+  }
+  std::string why = selector.empty()
+                        ? fmt::format("'{}' holds {} programs; choose one with --program N (or --program TEXT, "
+                                      "the first whose label contains TEXT)", source.name(), found.size())
+                        : fmt::format("no program {} in '{}', which holds:", isIndex(selector) ? selector
+                                          : "labelled '" + selector + "'", source.name());
+  std::string table = formatProgramTable(found);
+  for (size_t at = 0; at < table.size(); at = table.find('\n', at) + 1) table.insert(at, "  ");
+  table.pop_back();
+  diagnostics.error(why + "\n" + table);
+  return nullptr;
+}
+
+// Parses and verifies `program` of `source` (nullptr: the whole file).
+LoadedProgram parseFound(std::shared_ptr<SourceFile> source, const FoundProgram* program, size_t index,
+                         DiagnosticEngine& diagnostics) {
+  LoadedProgram loaded;
+  loaded.source = std::move(source);
+  diagnostics.setSource(loaded.source.get());
+  loaded.begin = program ? program->begin : 0;
+  loaded.end = program ? program->end : loaded.source->text().size();
+  loaded.index = index;
+  ParseResult parsed = parseProgram(*loaded.source, diagnostics, loaded.begin, loaded.end);
+  loaded.denselyNumbered = parsed.denselyNumbered;
+  if (std::optional<size_t> missing = loaded.source->truncatedAt()) {
+    // What was parsed is not the file: errors about its zeros would mislead.
+    diagnostics.clear();
+    diagnostics.error(fmt::format("'{}' was truncated (or failed to read) while it was being read: "
+                                  "its bytes from offset {} on are missing",
+                                  loaded.source->name(), *missing));
+    loaded.failure = kExitUsage;
+    return loaded;
+  }
+  if (!parsed.program || !verifyProgram(*parsed.program, diagnostics)) {
+    loaded.failure = kExitBadInput;
+    return loaded;
+  }
+  loaded.program = std::move(parsed.program);
+  return loaded;
+}
+
+LoadedProgram failedLoad(std::shared_ptr<SourceFile> source, int failure) {
+  LoadedProgram loaded;
+  loaded.source = std::move(source);  // the diagnostics point into it
+  loaded.failure = failure;
+  return loaded;
+}
+
+}  // namespace
+
+std::shared_ptr<const InputFile> readInput(const std::string& path) {
+  auto file = std::make_shared<InputFile>();
+  file->path = path;
+  std::optional<size_t> limit = inputLimit(&file->error);
+  std::optional<SourceFile> source;
+  if (limit) source = SourceFile::load(path, &file->error, {*limit});
+  if (!source) {
+    file->failure = kExitUsage;
+    return file;
+  }
+  file->source = std::make_shared<SourceFile>(std::move(*source));
+  if (const auto& cutoff = file->source->cutoff()) {  // too large, endless or binary: shown where reading stopped
+    file->failure = kExitBadInput;
+    file->error = cutoff->message;
+    file->errorAt = cutoff->offset;
+    return file;
+  }
+  file->programs = findProgramsIn(*file->source);
+  return file;
+}
+
+bool reportReadFailure(const InputFile& file, DiagnosticEngine& diagnostics) {
+  if (file.failure == kExitOk) return false;
+  if (file.errorAt) {
+    diagnostics.setSource(file.source.get());
+    diagnostics.error(*file.errorAt, 1, file.error);
+  } else {
+    diagnostics.error(file.error);
+  }
+  return true;
+}
+
+InputProgram InputProgram::chosen(std::shared_ptr<const InputFile> file, const std::string& selector) {
+  std::string path = file->path;
+  return InputProgram{path, selector, path, 0, false, std::move(file)};
+}
+
+LoadedProgram loadProgram(const InputProgram& input, DiagnosticEngine& diagnostics) {
+  const InputFile& file = *input.file;
+  if (reportReadFailure(file, diagnostics)) return failedLoad(file.source, file.failure);
+  if (input.index > 0) return parseFound(file.source, &file.programs[input.index - 1], input.index, diagnostics);
+  diagnostics.setSource(file.source.get());
+  // No program found: parse the whole file, so a broken dump is diagnosed.
+  if (file.programs.empty()) return parseFound(file.source, nullptr, 0, diagnostics);
+  const FoundProgram* chosen = choose(file.programs, input.selector, *file.source, diagnostics);
+  if (!chosen) return failedLoad(file.source, kExitUsage);
+  const size_t index = file.programs.size() > 1 ? static_cast<size_t>(chosen - file.programs.data()) + 1 : 0;
+  return parseFound(file.source, chosen, index, diagnostics);
+}
+
+LoadedProgram loadProgram(const std::string& path, DiagnosticEngine& diagnostics, const std::string& selector) {
+  return loadProgram(InputProgram::chosen(readInput(path), selector), diagnostics);
+}
+
+std::string formatProgramTable(const std::vector<FoundProgram>& programs) {
+  std::vector<std::string> lines;
+  size_t linesWidth = 5, opsWidth = 3, passWidth = 4;
+  for (const FoundProgram& p : programs) {
+    lines.push_back(fmt::format("{}-{}", p.line, p.endLine));
+    linesWidth = std::max(linesWidth, lines.back().size());
+    opsWidth = std::max(opsWidth, fmt::formatted_size("{}", p.opCount));
+    passWidth = std::max(passWidth, p.pass.size());
+  }
+  size_t indexWidth = std::max<size_t>(1, fmt::formatted_size("{}", programs.size()));
+  std::string out = fmt::format("{:>{}}  {:<{}}  {:>{}}  {:<4}  {:<{}}  {}\n", "#", indexWidth, "lines", linesWidth,
+                                "ops", opsWidth, "dist", "pass", passWidth, "label");
+  for (size_t i = 0; i < programs.size(); ++i) {
+    const FoundProgram& p = programs[i];
+    std::string label = p.label + (p.closed ? "" : " (not closed: the file ends first)");
+    out += fmt::format("{:>{}}  {:<{}}  {:>{}}  {:<4}  {:<{}}  {}", i + 1, indexWidth, lines[i], linesWidth,
+                       p.opCount, opsWidth, p.distributed ? "yes" : "no", p.pass.empty() ? "-" : p.pass,
+                       passWidth, label);
+    while (!out.empty() && out.back() == ' ') out.pop_back();
+    out += '\n';
+  }
+  return out;
+}
+
+namespace {
+
+// The inputs `file` gives: each of its programs when they are taken in turn
+// and it holds several, else the file as one input.
+std::vector<InputProgram> inputsOf(std::shared_ptr<const InputFile> file, const std::string& selector, bool inTurn) {
+  const size_t count = file->programs.size();
+  if (!inTurn || count <= 1) return {InputProgram::chosen(std::move(file), selector)};
   std::vector<InputProgram> programs;
-  for (size_t i = 0; i < found.size(); ++i)
-    programs.push_back(InputProgram{path, std::to_string(i + 1), fmt::format("{}#{}", path, i + 1), i + 1, true,
-                                    source, std::move(found[i])});
+  for (size_t i = 1; i <= count; ++i)
+    programs.push_back(InputProgram{file->path, std::to_string(i), fmt::format("{}#{}", file->path, i), i, true, file});
   return programs;
 }
 
 }  // namespace
 
-InputRun forEachFile(const std::vector<std::string>& files, const InputSelection& inputs, Reporter& reporter,
-                     std::FILE* summaries, const InputWork& each, SeveralPrograms several) {
+InputRun forEachInput(const std::vector<std::string>& files, const InputSelection& inputs, Reporter& reporter,
+                      std::FILE* summaries, const InputWork& each, SeveralPrograms several) {
   // Summaries name each input when there is more than one of them: several
   // files, or one file taken program by program.
   const bool inTurn = several == SeveralPrograms::InTurn && inputs.program.empty() &&
                       (files.size() > 1 || inputs.recursive);
   InputRun run;
   run.files = files.size();
-  for (const std::string& file : files) {
-    std::vector<InputProgram> programs =
-        inTurn ? programsInTurn(file)
-               : std::vector<InputProgram>{{file, inputs.program, file, 0, false, nullptr, std::nullopt}};
+  for (const std::string& path : files) {
+    std::vector<InputProgram> programs = inputsOf(readInput(path), inputs.program, inTurn);
     const bool named = files.size() > 1 || programs.size() > 1;
     for (InputProgram& program : programs) {
       program.oneOfSeveral = named;
@@ -143,13 +301,6 @@ InputRun forEachFile(const std::vector<std::string>& files, const InputSelection
     }
   }
   return run;
-}
-
-InputRun forEachInput(const InputSelection& inputs, Reporter& reporter, std::FILE* summaries, const InputWork& each,
-                      SeveralPrograms several) {
-  std::vector<std::string> files;
-  if (!expandInputs(inputs, reporter, &files)) return InputRun{kExitUsage, 0, 0};
-  return forEachFile(files, inputs, reporter, summaries, each, several);
 }
 
 }  // namespace reshardctl

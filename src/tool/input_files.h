@@ -1,15 +1,18 @@
-// Which programs a run reads: the inputs named on the command line, where a
-// directory given with -r/--recursive stands for the files beneath it whose
-// names match *.ir, *.log or the --glob patterns. One mechanism for every
-// subcommand that takes several inputs: a command adds the flags with
-// addInputFlags() and runs its per-input work through forEachInput().
+// How every subcommand gets its programs, by one path: name the files (the
+// inputs as given; with -r/--recursive a directory stands for the files
+// beneath it matching *.ir, *.log or --glob) → read each file once and find
+// its programs (syntax/program_finder.h) → choose → parse and verify.
 //
-// A file may hold several programs (a training log). `--program` chooses one
-// in every file. Without it, a run over several inputs (or -r) takes each
-// program of such a file in turn, as if each were an input of its own, named
-// FILE#N (N as `reshardctl list` numbers them and `--program N` chooses);
-// a run over one file asks which (program_io.h), as do commands that cannot
-// take a file's programs one at a time (apply --in-place).
+// A file may hold several programs among other lines (a training log, one
+// program per pass). `--program N|TEXT` chooses one in every file (1-based
+// index, or the first whose label contains TEXT). Without it, a run over
+// several inputs (or -r) takes each program of such a file in turn, as if
+// each were an input of its own, named FILE#N (N as `reshardctl list`
+// numbers them); a run over one file, or a command that cannot take a file's
+// programs one at a time (apply --in-place), makes it a usage error that
+// lists them.
+//
+// Writing a program out is program_output.h.
 #pragma once
 
 #include <cstddef>
@@ -22,7 +25,10 @@
 
 #include <CLI/CLI.hpp>
 
+#include "ir/diagnostics.h"
+#include "ir/ir.h"
 #include "ir/source.h"
+#include "support/exit_code.h"
 #include "syntax/program_finder.h"
 
 namespace reshardctl {
@@ -43,13 +49,31 @@ void addInputFlags(CLI::App& command, InputSelection& inputs,
 
 // The files, in order: each path as given, and for each directory (with
 // -r) the matching regular files beneath it in sorted order, hidden
-// directories (.git, ...) skipped. False with a message when a directory
-// comes without -r, "-" is given twice, or a directory cannot be walked.
-// A directory holding no matching file adds nothing.
-bool expandInputs(const InputSelection& inputs, std::vector<std::string>* files, std::string* error);
+// directories (.git, ...) skipped. Throws a usage Failure (support/failure.h)
+// when a directory comes without -r, "-" is given twice, or a directory
+// cannot be walked. A directory holding no matching file adds nothing.
+std::vector<std::string> expandInputs(const InputSelection& inputs);
+// The same, warning through `reporter` when nothing matched.
+std::vector<std::string> expandInputs(const InputSelection& inputs, Reporter& reporter);
 
-// expandInputs, with its error (or a warning that nothing matched) reported.
-bool expandInputs(const InputSelection& inputs, Reporter& reporter, std::vector<std::string>* files);
+// One file, read once: its text and the programs in it, or why it could not
+// be read. The reason is told to each diagnostics engine that loads from it
+// (reportReadFailure), so each input's work reports it as its own.
+struct InputFile {
+  std::string path;                    // as named ("-" = standard input)
+  std::shared_ptr<SourceFile> source;  // nullptr when it could not be read
+  std::vector<FoundProgram> programs;  // none found: the whole file is parsed (and diagnosed)
+  int failure = kExitOk;               // the exit code when it could not be read whole
+  std::string error;                   // why
+  std::optional<size_t> errorAt;       // where reading stopped (too large, endless or binary)
+};
+
+// Reads `path` ("-" = stdin) and finds its programs; never throws for a file
+// that cannot be read (see `failure`).
+std::shared_ptr<const InputFile> readInput(const std::string& path);
+
+// Whether `file` could not be read; if so its reason goes to `diagnostics`.
+bool reportReadFailure(const InputFile& file, DiagnosticEngine& diagnostics);
 
 // One input of a command's work: a file, or one program of a file whose
 // programs are taken in turn.
@@ -59,11 +83,32 @@ struct InputProgram {
   std::string name;      // how summary lines name it: the path, or "path#N"
   size_t index = 0;      // N when the file's programs are taken in turn, else 0
   bool oneOfSeveral = false;  // the run reads other inputs too: what it prints for this one names it
-  // Set when the input layer has read the file already (to count its
-  // programs): the work must not read it again (it may be standard input).
-  std::shared_ptr<SourceFile> source;
-  std::optional<FoundProgram> found;  // with `source`: the program to parse (none: the whole file)
+  std::shared_ptr<const InputFile> file;  // read already: the work must not read it again (it may be stdin)
+
+  // The program `selector` names in `file`, as its only input.
+  static InputProgram chosen(std::shared_ptr<const InputFile> file, const std::string& selector);
 };
+
+struct LoadedProgram {
+  std::shared_ptr<SourceFile> source;  // the whole file: locations are offsets into it
+  std::unique_ptr<Program> program;    // nullptr when loading failed
+  bool denselyNumbered = true;
+  int failure = kExitOk;               // the exit code when program is nullptr
+  size_t begin = 0, end = 0;           // the program's bytes in the file
+  size_t index = 0;                    // its number in a file holding several programs; 0 when the file holds one
+
+  bool wholeFile() const { return begin == 0 && end == source->text().size(); }
+};
+
+// Parses and verifies the program `input` names. Diagnostics go to
+// `diagnostics`, whose source is set to the loaded file.
+LoadedProgram loadProgram(const InputProgram& input, DiagnosticEngine& diagnostics);
+// The same for one file named on its own: readInput, then loadProgram.
+LoadedProgram loadProgram(const std::string& path, DiagnosticEngine& diagnostics,
+                          const std::string& selector = "");
+
+// One line per program (`reshardctl list`, and the usage error above).
+std::string formatProgramTable(const std::vector<FoundProgram>& programs);
 
 // What one input's run ended with.
 struct InputOutcome {
@@ -86,15 +131,11 @@ struct InputRun {
   size_t programs = 0;  // inputs worked on: one per file, or one per program of a file taken in turn
 };
 
-// Runs `each` on every input of `files`. With more than one, each input's
-// summary is written to `summaries` as "NAME: summary".
-InputRun forEachFile(const std::vector<std::string>& files, const InputSelection& inputs, Reporter& reporter,
-                     std::FILE* summaries, const InputWork& each,
-                     SeveralPrograms several = SeveralPrograms::InTurn);
-
-// Both: the one-line way for a command. Status 2 when the inputs cannot be
-// expanded.
-InputRun forEachInput(const InputSelection& inputs, Reporter& reporter, std::FILE* summaries, const InputWork& each,
+// Reads each of `files` (expandInputs) once and runs `each` on its inputs.
+// With more than one, each input's summary is written to `summaries` as
+// "NAME: summary".
+InputRun forEachInput(const std::vector<std::string>& files, const InputSelection& inputs, Reporter& reporter,
+                      std::FILE* summaries, const InputWork& each,
                       SeveralPrograms several = SeveralPrograms::InTurn);
 
 }  // namespace reshardctl

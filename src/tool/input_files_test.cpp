@@ -5,6 +5,7 @@
 #include <filesystem>
 #include <fstream>
 
+#include "support/failure.h"
 #include "tool/input_files.h"
 #include "tool/reporting.h"
 #include "tool/suggest.h"
@@ -33,36 +34,38 @@ struct TempTree {
 
 TEST_CASE("-r reads the matching files under a directory in order, hidden ones left out") {
   TempTree tree;
-  std::vector<std::string> files;
-  std::string error;
-  REQUIRE(expandInputs(InputSelection{{tree.root.string(), "-"}, true, {}, ""}, &files, &error));
+  const std::vector<std::string> files = expandInputs(InputSelection{{tree.root.string(), "-"}, true, {}, ""});
   CHECK(files == std::vector<std::string>{tree / "a.ir", tree / "b.ir", tree / "sub/c.log", "-"});
 }
 
 TEST_CASE("--glob replaces the default patterns") {
   TempTree tree;
-  std::vector<std::string> files;
-  std::string error;
-  REQUIRE(expandInputs(InputSelection{{tree.root.string()}, true, {"*.txt", "c.*"}, ""}, &files, &error));
+  const std::vector<std::string> files = expandInputs(InputSelection{{tree.root.string()}, true, {"*.txt", "c.*"}, ""});
   CHECK(files == std::vector<std::string>{tree / "sub/c.log", tree / "sub/notes.txt"});
 }
 
 TEST_CASE("a directory needs -r; standard input is read once") {
   TempTree tree;
-  std::vector<std::string> files;
-  std::string error;
-  CHECK(!expandInputs(InputSelection{{tree.root.string()}, false, {}, ""}, &files, &error));
-  CHECK(error.find("is a directory; use -r") != std::string::npos);
-  CHECK(!expandInputs(InputSelection{{"-", "-"}, false, {}, ""}, &files, &error));
-  CHECK(error == "standard input ('-') can be read only once");
-  files.clear();
-  REQUIRE(expandInputs(InputSelection{{"x.ir", "x.ir"}, false, {}, ""}, &files, &error));  // files as given
+  // What a usage error says, thrown as a Failure for runCli to report.
+  auto usageError = [](const InputSelection& inputs) {
+    try {
+      expandInputs(inputs);
+    } catch (const Failure& failure) {
+      CHECK(failure.kind == FailureKind::Usage);
+      return failure.message;
+    }
+    return std::string("no error");
+  };
+  CHECK(usageError(InputSelection{{tree.root.string()}, false, {}, ""}).find("is a directory; use -r") !=
+        std::string::npos);
+  CHECK(usageError(InputSelection{{"-", "-"}, false, {}, ""}) == "standard input ('-') can be read only once");
+  const std::vector<std::string> files = expandInputs(InputSelection{{"x.ir", "x.ir"}, false, {}, ""});  // files as given
   CHECK(files == std::vector<std::string>{"x.ir", "x.ir"});
 }
 
 namespace {
 
-// Runs forEachFile over `files` and records the inputs the work was given.
+// Runs forEachInput over `files` and records the inputs the work was given.
 struct Recorded {
   std::vector<std::string> names, selectors;
   std::vector<size_t> indices;
@@ -76,11 +79,11 @@ Recorded record(const std::vector<std::string>& files, const InputSelection& inp
   REQUIRE(reporter);
   Recorded r;
   std::FILE* sink = std::fopen("/dev/null", "w");
-  r.run = forEachFile(files, inputs, *reporter, sink, [&](const InputProgram& input) {
+  r.run = forEachInput(files, inputs, *reporter, sink, [&](const InputProgram& input) {
     r.names.push_back(input.name);
     r.selectors.push_back(input.selector);
     r.indices.push_back(input.index);
-    r.preRead.push_back(input.source != nullptr);
+    r.preRead.push_back(input.file->source != nullptr);
     return InputOutcome{input.index == 2 ? 1 : 0, "done"};
   }, several);
   std::fclose(sink);
@@ -109,7 +112,7 @@ TEST_CASE("several inputs take each program of a log in turn, read once; one inp
 
   Recorded alone = record({log}, InputSelection{{}, false, {}, ""}, SeveralPrograms::InTurn);
   CHECK(alone.names == std::vector<std::string>{log});  // one file: the loader asks which
-  CHECK(alone.preRead == std::vector<bool>{false});
+  CHECK(alone.preRead == std::vector<bool>{true});      // read once all the same
 
   Recorded chosen = record({dump, log}, InputSelection{{}, false, {}, "2"}, SeveralPrograms::InTurn);
   CHECK(chosen.names == std::vector<std::string>{dump, log});
@@ -121,7 +124,38 @@ TEST_CASE("several inputs take each program of a log in turn, read once; one inp
 
   Recorded missing = record({tree / "missing.ir", log}, InputSelection{{}, false, {}, ""}, SeveralPrograms::InTurn);
   CHECK(missing.names == std::vector<std::string>{tree / "missing.ir", log + "#1", log + "#2"});
-  CHECK(missing.preRead == std::vector<bool>{false, true, true});  // the work reads it, and says why it cannot
+  CHECK(missing.preRead == std::vector<bool>{false, true, true});  // the work says why it cannot be read
+}
+
+TEST_CASE("a file is read once; each input loads from it, and a read failure is told to each engine") {
+  TempTree tree;
+  const std::string log = tree / "train.log";
+  std::ofstream(log) << "I1130 start\n{\n    (%0) = \"pd_op.a\" () {} : () -> f32\n}\nbetween\n"
+                        "after pass {\n    (%0) = \"pd_op.b\" () {} : () -> f32\n}\n";
+  std::shared_ptr<const InputFile> file = readInput(log);
+  REQUIRE(file->failure == kExitOk);
+  CHECK(file->programs.size() == 2);
+  DiagnosticEngine first, second;
+  LoadedProgram pass = loadProgram(InputProgram::chosen(file, "after pass"), first);
+  LoadedProgram one = loadProgram(InputProgram::chosen(file, "1"), second);
+  REQUIRE(pass.program);
+  REQUIRE(one.program);
+  CHECK(pass.index == 2);
+  CHECK(one.index == 1);
+  CHECK(pass.source == one.source);  // one read
+  CHECK(!pass.wholeFile());
+
+  DiagnosticEngine unchosen;
+  CHECK(loadProgram(InputProgram::chosen(file, ""), unchosen).failure == kExitUsage);  // which of the two?
+  CHECK(unchosen.errorCount() == 1);
+
+  std::shared_ptr<const InputFile> missing = readInput(tree / "missing.ir");
+  CHECK(missing->failure == kExitUsage);
+  DiagnosticEngine a, b;
+  CHECK(reportReadFailure(*missing, a));
+  CHECK(loadProgram(InputProgram::chosen(missing, ""), b).failure == kExitUsage);
+  CHECK(a.errorCount() == 1);
+  CHECK(b.errorCount() == 1);
 }
 
 TEST_CASE("the closest word, when it is close enough") {

@@ -11,7 +11,8 @@
 #include "report/result_json.h"
 #include "syntax/program_finder.h"
 #include "tool/commands.h"
-#include "tool/program_io.h"
+#include "tool/input_files.h"
+#include "tool/program_output.h"
 
 namespace reshardctl {
 
@@ -42,18 +43,19 @@ int runList(const ListOptions& options, Reporter& reporter) {
   document["files"] = Json::array();
   std::string table;
   // A file's programs are what is listed: each file is one input, whole.
+  const std::vector<std::string> files = expandInputs(options.inputs, reporter);
   const InputRun run = forEachInput(
-      options.inputs, reporter, stderr,
+      files, options.inputs, reporter, stderr,
       [&](const InputProgram& input) {
         DiagnosticEngine diagnostics = reporter.engine();
-        int status = kExitOk;
-        std::shared_ptr<SourceFile> source = readSourceFile(input.path, diagnostics, &status);
-        if (!source || status != kExitOk) {  // unreadable, or cut (too large, binary): reported
+        if (reportReadFailure(*input.file, diagnostics)) {  // unreadable, or cut (too large, binary)
           reporter.report(diagnostics);
-          return InputOutcome{status, ""};
+          return InputOutcome{input.file->failure, ""};
         }
-        diagnostics.setSource(source.get());
-        const std::vector<FoundProgram> programs = findProgramsIn(*source);
+        const SourceFile* source = input.file->source.get();
+        diagnostics.setSource(source);
+        const std::vector<FoundProgram>& programs = input.file->programs;
+        int status = kExitOk;
         if (programs.empty()) {
           diagnostics.error("no program found in '" + source->name() +
                             "': expected a line ending in '{' followed by op lines")

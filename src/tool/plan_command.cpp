@@ -7,7 +7,8 @@
 #include "report/plan_output.h"
 #include "report/reshard_report.h"
 #include "tool/commands.h"
-#include "tool/program_io.h"
+#include "tool/input_files.h"
+#include "tool/program_output.h"
 
 namespace reshardctl {
 

@@ -10,7 +10,8 @@
 #include "syntax/printer.h"
 #include "tool/commands.h"
 #include "tool/output_file.h"
-#include "tool/program_io.h"
+#include "support/failure.h"
+#include "tool/input_files.h"
 #include "view/brief_view.h"
 #include "view/dot_view.h"
 #include "view/html_page.h"
@@ -110,25 +111,17 @@ int printLoaded(const LoadedProgram& loaded, const PrintOptions& options, const 
 
 int runPrint(const PrintOptions& options, Reporter& reporter) {
   const std::string emit = options.brief ? "brief" : options.emit;
-  if (const std::string problem = usageProblem(options, emit); !problem.empty()) {
-    reporter.toolError(problem);
-    return kExitUsage;
-  }
-  std::vector<std::string> files;
-  if (!expandInputs(options.inputs, reporter, &files)) return kExitUsage;
-  if (emit == "html" && (files.size() > 1 || options.inputs.recursive)) {
-    reporter.toolError("--emit=html writes one page: it takes one input");
-    return kExitUsage;
-  }
+  if (const std::string problem = usageProblem(options, emit); !problem.empty())
+    throw Failure(FailureKind::Usage, problem);
+  const std::vector<std::string> files = expandInputs(options.inputs, reporter);
+  if (emit == "html" && (files.size() > 1 || options.inputs.recursive))
+    throw Failure(FailureKind::Usage, "--emit=html writes one page: it takes one input");
   // One output for all inputs, published only when every one printed.
   std::string error;
   std::optional<OutputFile> out = OutputFile::open(options.output, &error);
-  if (!out) {
-    reporter.toolError(error);
-    return kExitUsage;
-  }
+  if (!out) throw Failure(FailureKind::Io, error);
   bool writeFailed = false;
-  int status = forEachFile(files, options.inputs, reporter, stderr, [&](const InputProgram& input) {
+  int status = forEachInput(files, options.inputs, reporter, stderr, [&](const InputProgram& input) {
     DiagnosticEngine diagnostics = reporter.engine();
     LoadedProgram loaded = loadProgram(input, diagnostics);
     int fileStatus = loaded.failure;
@@ -141,10 +134,8 @@ int runPrint(const PrintOptions& options, Reporter& reporter) {
     return InputOutcome{fileStatus, fileStatus == kExitOk ? "ok" : "failed"};
   }).status;
   if (writeFailed) out->abandon(&error);
-  if (writeFailed || (status == kExitOk && !out->commit(&error))) {
-    reporter.toolError(error.empty() ? "cannot write '" + options.output + "'" : error);
-    status = kExitUsage;
-  }
+  if (writeFailed || (status == kExitOk && !out->commit(&error)))
+    throw Failure(FailureKind::Io, error.empty() ? "cannot write '" + options.output + "'" : error);
   return status;
 }
 

@@ -10,6 +10,7 @@
 #include <chrono>
 #include <cstdio>
 #include <cstdlib>
+#include <new>
 #include <set>
 
 #include <fmt/format.h>
@@ -24,7 +25,9 @@
 #include "report/result_json.h"
 #include "reshard/placement.h"
 #include "tool/commands.h"
-#include "tool/program_io.h"
+#include "support/failure.h"
+#include "tool/input_files.h"
+#include "tool/program_output.h"
 
 namespace reshardctl {
 
@@ -74,6 +77,8 @@ std::vector<Row> planRows(const std::vector<ReshardReport>& reports, const RunOp
     try {
       row.request = scaledRequest(report.request, options.scale);
       row.plan = planMinCost(row.request, options.costs);
+    } catch (const std::bad_alloc&) {
+      throw;  // out of memory is never a failing row (support/failure.h)
     } catch (const std::exception& e) {
       row.outcome.problem = e.what();
     }
@@ -211,8 +216,8 @@ int runPlanned(std::vector<Row>& rows, const RunOptions& options, const std::str
 }
 
 // The processes of a `--backend nccl` run that mpirun started with more than
-// one process; nullptr otherwise. Sets *status when this process must stop.
-std::unique_ptr<ProcessGroup> startTeam(const RunOptions& options, Reporter& reporter, int* status) {
+// one process; nullptr otherwise. Throws a Failure when this process must stop.
+std::unique_ptr<ProcessGroup> startTeam(const RunOptions& options) {
   if (options.backend != "nccl" || options.launcher == "none") return nullptr;
   std::optional<MpiLaunch> launch = detectMpiLaunch([](const char* name) { return std::getenv(name); });
   if (options.launcher == "mpi" && !launch) launch = MpiLaunch{"--launcher mpi", 1, 0};
@@ -223,9 +228,9 @@ std::unique_ptr<ProcessGroup> startTeam(const RunOptions& options, Reporter& rep
     // Going on would have every process drive every GPU of its node. Each
     // process says why it stops (with no world, none can speak for the rest).
     const int rank = launch->rank.value_or(0);
-    reporter.toolError(fmt::format("{}the multi-process mode was asked for ({}), but {}",
-                                   rank == 0 ? "" : fmt::format("process {}: ", rank), launch->variable, error));
-    *status = kExitUsage;
+    throw Failure(FailureKind::Usage, fmt::format("{}the multi-process mode was asked for ({}), but {}",
+                                                  rank == 0 ? "" : fmt::format("process {}: ", rank),
+                                                  launch->variable, error));
   }
   return processes;
 }
@@ -233,10 +238,8 @@ std::unique_ptr<ProcessGroup> startTeam(const RunOptions& options, Reporter& rep
 }  // namespace
 
 int runRun(const RunOptions& options, Reporter& reporter) {
-  int status = kExitOk;
   // Declared first, so MPI_Finalize comes after the backend is gone.
-  std::unique_ptr<ProcessGroup> processes = startTeam(options, reporter, &status);
-  if (status != kExitOk) return status;
+  std::unique_ptr<ProcessGroup> processes = startTeam(options);
   // --launcher mpi keeps a world of one in the multi-process mode: the way to
   // try that mode's path (unique id, ncclCommInitRank, splits) on one GPU.
   const bool multi = processes != nullptr && (processes->size() > 1 || options.launcher == "mpi");
@@ -246,7 +249,7 @@ int runRun(const RunOptions& options, Reporter& reporter) {
   LoadedProgram loaded = loadProgram(options.input, diagnostics, options.program);
   std::vector<ReshardReport> reports;
   std::optional<Fault> fault;
-  status = loaded.program ? prepare(loaded, options, diagnostics, reports, fault) : loaded.failure;
+  int status = loaded.program ? prepare(loaded, options, diagnostics, reports, fault) : loaded.failure;
   const AgreedStatus prepared = team.agree(status);
   if (prepared.status != kExitOk) {
     if (team.rank() == prepared.printer) reporter.report(diagnostics);

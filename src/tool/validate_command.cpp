@@ -22,7 +22,7 @@
 #include "reshard/mesh_coords.h"
 #include "syntax/printer.h"
 #include "tool/commands.h"
-#include "tool/program_io.h"
+#include "tool/program_output.h"
 
 namespace reshardctl {
 
@@ -186,13 +186,12 @@ class InputValidator {
 }  // namespace
 
 int runValidate(const ValidateCommandOptions& options, Reporter& reporter) {
-  std::vector<std::string> files;
-  if (!expandInputs(options.inputs, reporter, &files)) return kExitUsage;
+  const std::vector<std::string> files = expandInputs(options.inputs, reporter);
   ValidateRun run;
   InputValidator validator(options, reporter, run);
   // The report is the command's result: its lines go to the output, not
-  // forEachFile's summaries.
-  const InputRun inputs = forEachFile(files, options.inputs, reporter, stderr, std::ref(validator));
+  // forEachInput's summaries.
+  const InputRun inputs = forEachInput(files, options.inputs, reporter, stderr, std::ref(validator));
   std::string report = run.text;
   if (inputs.programs > 1)
     report += fmt::format("validated {}: {} match{}, {} diverge{}, {} failed\n",

@@ -8,7 +8,7 @@
 #include "report/json_export.h"
 #include "report/result_json.h"
 #include "tool/commands.h"
-#include "tool/program_io.h"
+#include "tool/input_files.h"
 
 namespace reshardctl {
 
@@ -37,7 +37,8 @@ int runVerify(const VerifyOptions& options, Reporter& reporter) {
   nlohmann::ordered_json report = documentJson("verify");
   report["files"] = nlohmann::ordered_json::array();
   size_t withErrors = 0, withWarnings = 0;
-  const InputRun run = forEachInput(options.inputs, reporter, stderr, [&](const InputProgram& input) {
+  const std::vector<std::string> files = expandInputs(options.inputs, reporter);
+  const InputRun run = forEachInput(files, options.inputs, reporter, stderr, [&](const InputProgram& input) {
     DiagnosticEngine diagnostics = reporter.engine();
     LoadedProgram loaded = loadProgram(input, diagnostics);
     if (loaded.program) lintProgram(*loaded.program, diagnostics);

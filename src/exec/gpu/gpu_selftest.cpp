@@ -14,7 +14,7 @@
 // --two-ranks (only the 2-rank backend check);
 // --nccl-list (every libnccl.so.2 found, its version, which one is used; no GPU
 // needed).
-// Exit 0 all passed, 1 a failure, 77 no usable GPU (ctest counts it skipped).
+// Exit 0 all passed, 1 a failure, 77 no usable GPU (ctest counts it skipped): support/exit_code.h.
 #include <cuda_runtime_api.h>
 
 #include <cstdio>
@@ -36,6 +36,7 @@
 #include "exec/gpu/selftest_plans.h"
 #include "exec/reference_data.h"
 #include "reshard/planner.h"
+#include "support/exit_code.h"
 
 using namespace reshardctl;
 using reshardctl::gpu::singleRankPlans;
@@ -54,7 +55,7 @@ void report(bool ok, const std::string& what) {
 void check(cudaError_t status, const char* what) {
   if (status != cudaSuccess) {
     std::fprintf(stderr, "gpu_selftest: CUDA error in %s: %s\n", what, cudaGetErrorString(status));
-    std::exit(1);
+    std::exit(kExitBadInput);
   }
 }
 
@@ -178,6 +179,8 @@ std::string compareWithReference(ExecutionBackend& backend, const Plan& plan, st
   executePlan(plan, reference);
   try {
     stats = backend.execute(plan, device);
+  } catch (const std::bad_alloc&) {
+    throw;  // out of memory is not a wrong result
   } catch (const std::exception& e) {
     return e.what();
   }
@@ -333,13 +336,13 @@ int listNccl() {
   const gpu::NcclApi* nccl = gpu::loadNccl(&error);
   if (nccl == nullptr) {
     std::printf("NCCL none usable: %s\n", error.c_str());
-    return 2;
+    return kExitUsage;
   }
   const gpu::NcclFeatures features = gpu::ncclFeatures(*nccl);
   std::printf("NCCL used %s %s alltoall=%d multi_rank_gpu=%d max_ranks_per_gpu=%d\n",
               gpu::ncclVersionText(nccl->version).c_str(), nccl->path.c_str(), features.alltoAll ? 1 : 0,
               features.multiRankGpu ? 1 : 0, features.maxRanksPerGpu);
-  return 0;
+  return kExitOk;
 }
 
 }  // namespace
@@ -354,7 +357,7 @@ int main(int argc, char** argv) {
     else if (arg == "--nccl-list") return listNccl();
     else {
       std::fprintf(stderr, "usage: gpu_selftest [--quick] [--shared] [--two-ranks] [--nccl-list]\n");
-      return 2;
+      return kExitUsage;
     }
   }
   const char* allow = std::getenv("RESHARDCTL_ALLOW_SHARED_GPU");
@@ -364,7 +367,7 @@ int main(int argc, char** argv) {
   if (status != cudaSuccess || devices == 0) {
     std::printf("SKIP gpu_selftest: no usable GPU (%s)\n", status != cudaSuccess ? cudaGetErrorString(status) : "0 devices");
     // Asked for shared ranks, the caller wants a result: no GPU is a failure.
-    return shared ? 1 : 77;
+    return shared ? kExitBadInput : kExitSkipped;
   }
   cudaDeviceProp props{};
   check(cudaGetDeviceProperties(&props, 0), "cudaGetDeviceProperties");
@@ -384,5 +387,5 @@ int main(int argc, char** argv) {
   testBackend({0, 1}, twoRankPlans(), rng, shared);
   if (!quick && !twoRanksOnly) benchmark();
   std::printf("%s: %d failure(s)\n", failures == 0 ? "gpu_selftest passed" : "gpu_selftest FAILED", failures);
-  return failures == 0 ? 0 : 1;
+  return failures == 0 ? kExitOk : kExitBadInput;
 }

@@ -65,6 +65,7 @@
 #include "exec/multiprocess/piece_exchange.h"
 #include "exec/multiprocess/process_group.h"
 #include "exec/step_program.h"
+#include "support/exit_code.h"
 
 namespace reshardctl {
 
@@ -144,7 +145,7 @@ class NcclBackend final : public ExecutionBackend {
       problem = fmt::format("cannot start NCCL on {} GPU(s) (NCCL {}): {}", ranks_.size(),
                             gpu::ncclVersionText(nccl_->version), error.what());
       // The others may be inside ncclCommInitRank, waiting for this process.
-      if (processes_ != nullptr) processes_->abort(problem, 2);
+      if (processes_ != nullptr) processes_->abort(problem, kExitUsage);
     }
     return problem;
   }

@@ -1,0 +1,75 @@
+#include "tool/program_output.h"
+
+#include <optional>
+#include <string_view>
+
+#include "syntax/printer.h"
+#include "tool/output_file.h"
+
+namespace reshardctl {
+
+namespace {
+
+using Put = std::function<bool(std::string_view)>;
+
+// The log `loaded` came from, its program replaced, in three pieces through
+// `put`: the lines before the program, `program` printed, the rest. (A whole
+// file is `program` printed: its callers print it without this.)
+bool putFileWithProgram(const Program& program, const LoadedProgram& loaded, const Put& put) {
+  std::string_view text = loaded.source->text();
+  std::string printed = printProgramToString(program);
+  // The closing line went on (`}  // end`): the rest follows the '}'.
+  if (text[loaded.end - 1] != '\n') printed.pop_back();
+  return put(text.substr(0, loaded.begin)) && put(printed) && put(text.substr(loaded.end));
+}
+
+bool putAll(std::FILE* out, std::string_view text) {
+  return std::fwrite(text.data(), 1, text.size(), out) == text.size();
+}
+
+}  // namespace
+
+int writeOutput(const std::string& path, DiagnosticEngine& diagnostics,
+                const std::function<bool(std::FILE*)>& render) {
+  std::string error;
+  std::optional<OutputFile> out = OutputFile::open(path, &error);
+  if (!out) {
+    diagnostics.error(error);
+    return kExitUsage;
+  }
+  // A failed write is known to the output file, with its reason; a render
+  // that failed publishes nothing.
+  if (!render(out->stream())) out->abandon(&error);
+  else if (out->commit(&error)) return kExitOk;
+  diagnostics.error(error.empty() ? "cannot write '" + path + "'" : error);
+  return kExitUsage;
+}
+
+int writeTextOutput(const std::string& text, const std::string& path, DiagnosticEngine& diagnostics) {
+  return writeOutput(path, diagnostics, [&](std::FILE* out) { return putAll(out, text); });
+}
+
+int writeProgram(const Program& program, const std::string& path, DiagnosticEngine& diagnostics) {
+  return writeOutput(path, diagnostics, [&](std::FILE* out) { return printProgram(program, out); });
+}
+
+std::string fileTextWithProgram(const Program& program, const LoadedProgram& loaded) {
+  if (loaded.wholeFile()) return printProgramToString(program);
+  std::string whole;
+  putFileWithProgram(program, loaded, [&](std::string_view piece) {
+    whole += piece;
+    return true;
+  });
+  return whole;
+}
+
+int writeProgramInPlace(const Program& program, const LoadedProgram& loaded, const std::string& path,
+                        DiagnosticEngine& diagnostics) {
+  // A whole file is printed straight to the output, not through a string.
+  if (loaded.wholeFile()) return writeProgram(program, path, diagnostics);
+  return writeOutput(path, diagnostics, [&](std::FILE* out) {
+    return putFileWithProgram(program, loaded, [out](std::string_view piece) { return putAll(out, piece); });
+  });
+}
+
+}  // namespace reshardctl

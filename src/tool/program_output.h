@@ -1,0 +1,36 @@
+// The other end of every subcommand: what it writes, published only when the
+// whole of it was written (output_file.h). Loading is input_files.h.
+#pragma once
+
+#include <cstdio>
+#include <functional>
+#include <string>
+
+#include "ir/diagnostics.h"
+#include "ir/ir.h"
+#include "tool/input_files.h"
+
+namespace reshardctl {
+
+// Writes what `render` prints to `path` ("-" = stdout) atomically; a failed
+// write (or `render` returning false) is diagnosed with its reason. Returns an
+// exit code.
+int writeOutput(const std::string& path, DiagnosticEngine& diagnostics,
+                const std::function<bool(std::FILE*)>& render);
+
+// Writes `text` to `path` ("-" = stdout) atomically. Returns an exit code.
+int writeTextOutput(const std::string& text, const std::string& path, DiagnosticEngine& diagnostics);
+
+// Prints `program` to `path` ("-" = stdout) atomically. Returns an exit code.
+int writeProgram(const Program& program, const std::string& path, DiagnosticEngine& diagnostics);
+
+// The file `loaded` came from with its program's lines replaced by `program`
+// printed, the rest byte-identical: what --in-place writes, and what
+// apply --diff compares with.
+std::string fileTextWithProgram(const Program& program, const LoadedProgram& loaded);
+
+// Writes that text over `path`, where `loaded` came from (`--in-place`).
+int writeProgramInPlace(const Program& program, const LoadedProgram& loaded, const std::string& path,
+                        DiagnosticEngine& diagnostics);
+
+}  // namespace reshardctl
