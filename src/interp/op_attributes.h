@@ -1,5 +1,5 @@
 // An op's attributes read as typed values, for the kernels. The dictionary is
-// split once (syntax/attribute_dict.h); each value is read from the text Paddle
+// split once (syntax/attribute_dictionary.h); each value is read from the text Paddle
 // prints (IrPrinter::PrintAttribute, paddle/pir/src/core/ir_printer.cc, and the
 // dialect printers in paddle/fluid/pir/dialect/operator/ir/op_attribute.cc):
 //   scalars  `(Float)1e-05` `(Double)2` `(Int32)-1` `(Int64)5` `(Index)3`, and
@@ -19,7 +19,7 @@
 #include <vector>
 
 #include "ir/dtype.h"
-#include "syntax/attribute_dict.h"
+#include "syntax/attribute_dictionary.h"
 
 namespace reshardctl {
 

@@ -6,7 +6,7 @@
 
 #include <fmt/format.h>
 
-#include "syntax/attribute_text.h"
+#include "syntax/attribute_dictionary.h"
 #include "syntax/dist_attr_text.h"
 #include "syntax/type_text.h"
 

@@ -7,7 +7,7 @@
 #include <fmt/format.h>
 
 #include "passes/sequence_alignment.h"
-#include "syntax/attribute_dict.h"
+#include "syntax/attribute_dictionary.h"
 
 namespace reshardctl {
 

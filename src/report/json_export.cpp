@@ -5,7 +5,7 @@
 
 #include "ir/dist_attr.h"
 #include "report/json_writer.h"
-#include "syntax/attribute_dict.h"
+#include "syntax/attribute_dictionary.h"
 #include "syntax/printer.h"
 
 namespace reshardctl {

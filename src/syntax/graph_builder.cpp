@@ -102,8 +102,8 @@ void reportUnresolved(ParseState& st) {
 
 // Paddle keeps an op's attributes in a std::map: each key once. `entries`
 // are sorted by key (stably, so a repeat follows the first in the source too).
-void reportDuplicateKeys(ParseState& st, const PendingOp& op) {
-  const auto& entries = op.attrEntries;
+void reportDuplicateKeys(ParseState& st, const DictionaryRead& read) {
+  const auto& entries = read.entries;
   for (size_t i = 1; i < entries.size(); ++i) {
     if (entries[i].first != entries[i - 1].first) continue;
     Span repeat{st.at(entries[i].second.data()), entries[i].first.size()};
@@ -116,55 +116,36 @@ void reportDuplicateKeys(ParseState& st, const PendingOp& op) {
 
 // Paddle prints `{k:v,...}` with keys sorted and no spaces between entries;
 // an input written otherwise is brought to that form.
-std::string_view canonicalAttributes(ParseState& st, PendingOp& op) {
+std::string_view canonicalAttributes(ParseState& st, DictionaryRead& read) {
   auto byKey = [](const auto& a, const auto& b) { return a.first < b.first; };
   auto notBefore = [](const auto& a, const auto& b) { return !(a.first < b.first); };
-  size_t canonicalSize = op.attrEntries.empty() ? 2 : 1 + op.attrEntries.size();
-  for (const auto& entry : op.attrEntries) canonicalSize += entry.second.size();
+  size_t canonicalSize = read.entries.empty() ? 2 : 1 + read.entries.size();
+  for (const auto& entry : read.entries) canonicalSize += entry.second.size();
   bool sortedUnique =
-      std::adjacent_find(op.attrEntries.begin(), op.attrEntries.end(), notBefore) == op.attrEntries.end();
-  if (op.attributes.size() == canonicalSize && sortedUnique) {
-    op.attributesVerbatim = true;
-    return st.program->strings().intern(op.attributes);
+      std::adjacent_find(read.entries.begin(), read.entries.end(), notBefore) == read.entries.end();
+  if (read.text.size() == canonicalSize && sortedUnique) {
+    read.verbatim = true;
+    return st.program->strings().intern(read.text);
   }
-  std::stable_sort(op.attrEntries.begin(), op.attrEntries.end(), byKey);
-  reportDuplicateKeys(st, op);
+  std::stable_sort(read.entries.begin(), read.entries.end(), byKey);
+  reportDuplicateKeys(st, read);
   std::string text = "{";
-  for (size_t i = 0; i < op.attrEntries.size(); ++i) {
+  for (size_t i = 0; i < read.entries.size(); ++i) {
     if (i) text += ',';
-    text += op.attrEntries[i].second;
+    text += read.entries[i].second;
   }
   text += '}';
   return st.program->strings().intern(text);
 }
 
-// `op.distText` in storage that outlives the input: inside the interned
-// `attributes` (which hold it verbatim unless the entries were reordered).
-std::string_view stableDistText(ParseState& st, const PendingOp& op, std::string_view attributes) {
-  size_t verbatimAt = static_cast<size_t>(op.distText.data() - op.attributes.data());
-  if (verbatimAt + op.distText.size() <= attributes.size() &&
-      attributes.substr(verbatimAt, op.distText.size()) == op.distText)
-    return attributes.substr(verbatimAt, op.distText.size());
-  size_t keyAt = attributes.find(op.distText);
-  return keyAt == std::string_view::npos ? st.program->strings().intern(op.distText)
-                                         : attributes.substr(keyAt, op.distText.size());
-}
-
-const OpDistAttr* readDistAttr(ParseState& st, PendingOp& op, std::string_view name,
-                               std::string_view attributes) {
-  if (op.distText.empty()) return nullptr;
-  if (op.knownDist) return op.knownDist;
-  std::string_view stable = stableDistText(st, op, attributes);
-  const OpDistAttr* attr = nullptr;
-  if (auto it = st.distCache.find(op.distText); it != st.distCache.end()) {
-    attr = it->second;
-  } else {
-    st.sawOpDistAttr = true;
-    attr = st.program->keepOpDistAttr(readOpDistAttr(op.distText, op.distSpan.offset, &st.opDistStyle));
-    st.distCache.emplace(stable, attr);
-  }
-  st.recent.remember(name, RecentAttributes::Dist{stable, attr});
-  return attr;
+// What the op's op_dist_attr text reads as: recognised while reading, read
+// by an earlier op from the same text, or read now.
+const OpDistAttr* readDistAttr(ParseState& st, const DictionaryRead& read) {
+  if (read.distText.empty()) return nullptr;
+  if (read.knownDist) return read.knownDist;
+  if (const OpDistAttr* earlier = st.attributeMemo.distReadFrom(read.distText)) return earlier;
+  st.sawOpDistAttr = true;
+  return st.program->keepOpDistAttr(readOpDistAttr(read.distText, st.at(read.distText.data()), &st.opDistStyle));
 }
 
 // Generation A types omit process ids: take them from the defining op's mesh
@@ -230,19 +211,6 @@ void checkSignature(ParseState& st, PendingOp& op) {
     checkOperandType(st, i, op.operands[i], op.operandTypes[i]);
 }
 
-// A dictionary read as printed (interned verbatim, so nothing about it was
-// reported) can be recognised whole on a later op of the same name
-// (RecentAttributes).
-void rememberAttributes(ParseState& st, const PendingOp& op, const OpSpec& spec) {
-  if (!op.attributesVerbatim) return;
-  RecentAttributes::Dict dict{spec.attributes, 0, 0, spec.distAttr};
-  if (!op.distText.empty()) {
-    dict.distOffset = static_cast<uint32_t>(op.distText.data() - op.attributes.data());
-    dict.distSize = static_cast<uint32_t>(op.distText.size());
-  }
-  st.recent.remember(spec.name, dict);
-}
-
 Operation* createPendingOp(ParseState& st) {
   PendingOp& op = st.op();
   if (op.created) return op.created;
@@ -251,13 +219,14 @@ Operation* createPendingOp(ParseState& st) {
   spec.operands.clear();
   spec.resultTypes.clear();
   spec.name = st.program->strings().intern(op.name);
-  spec.attributes = !op.knownAttributes.empty() ? op.knownAttributes
-                    : op.attributes.empty()     ? std::string_view("{}")
-                                                : canonicalAttributes(st, op);
-  spec.distAttr = readDistAttr(st, op, spec.name, spec.attributes);
-  if (op.knownAttributes.empty()) rememberAttributes(st, op, spec);
+  DictionaryRead& read = op.attributes;
+  spec.attributes = !read.knownText.empty() ? read.knownText
+                    : read.text.empty()     ? std::string_view("{}")
+                                            : canonicalAttributes(st, read);
+  spec.distAttr = readDistAttr(st, read);
+  st.attributeMemo.learn(spec.name, read, spec.attributes, spec.distAttr, st.program->strings());
   spec.location = static_cast<uint32_t>(op.location);
-  spec.distAttrLocation = static_cast<uint32_t>(op.distSpan.offset);
+  spec.distAttrLocation = read.distText.empty() ? 0 : static_cast<uint32_t>(st.at(read.distText.data()));
   spec.regionSyntax = op.syntax;
   spec.spelling = op.spelling;
   spec.debugId = op.debugId;

@@ -16,9 +16,9 @@
 #include "ir/diagnostics.h"
 #include "ir/ir.h"
 #include "ir/source.h"
+#include "syntax/attribute_memo.h"
 #include "syntax/dist_attr_text.h"
 #include "syntax/generation_detection.h"
-#include "syntax/recent_attributes.h"
 #include "syntax/type_text.h"
 
 namespace reshardctl::parsing {
@@ -62,14 +62,7 @@ struct PendingOp {
   HeaderSpelling spelling;
   Span nameSpan;
   std::vector<OperandRef> operands;
-  std::vector<std::pair<std::string_view, std::string_view>> attrEntries;  // key, whole entry
-  std::string_view currentKey;
-  std::string_view attributes;
-  Span distSpan;
-  std::string_view distText;
-  const OpDistAttr* knownDist = nullptr;  // distText is one already read (RecentAttributes)
-  std::string_view knownAttributes;       // attributes is one already read: its interned text
-  bool attributesVerbatim = false;        // attributes was in Paddle's form: interned as read
+  DictionaryRead attributes;  // attribute_memo.h
   std::vector<TypeRef> operandTypes;
   std::vector<TypeRef> resultTypes;
   Span operandTypesOpen, resultTypesStart;
@@ -83,18 +76,12 @@ struct PendingOp {
     location = at;
     resultNames.clear();
     operands.clear();
-    attrEntries.clear();
+    attributes.reset();
     operandTypes.clear();
     resultTypes.clear();
     name = {};
     spelling = {};
     blankLines.clear();
-    attributes = {};
-    distText = {};
-    knownDist = nullptr;
-    knownAttributes = {};
-    attributesVerbatim = false;
-    distSpan = {};
     hasSignature = false;
     syntax = RegionSyntax::None;
     debugId.reset();
@@ -123,8 +110,7 @@ struct ParseState {
   std::unordered_map<std::string_view, Binding> named;  // %x, %arg_0, %kwarg_a
   std::vector<UnresolvedUse> unresolved;
 
-  std::unordered_map<std::string_view, const OpDistAttr*> distCache;
-  RecentAttributes recent;
+  AttributeMemo attributeMemo;
   struct ResolvedKey {
     const Type* type;
     const ProcessMesh* mesh;
@@ -155,7 +141,8 @@ struct ParseState {
   bool sawTopLevelOp = false;
   Value* lastValue = nullptr;  // the value last named (block argument or operand)
 
-  ParseState(SourceFile& s, DiagnosticEngine& d) : source(s), diagnostics(d) {}
+  ParseState(SourceFile& s, DiagnosticEngine& d, bool recogniseAttributes)
+      : source(s), diagnostics(d), attributeMemo(recogniseAttributes) {}
 
   size_t at(const char* p) const { return static_cast<size_t>(p - source.text().data()); }
   PendingOp& op() { return ops[opDepth]; }

@@ -161,42 +161,43 @@ template <>
 struct action<g::attr_key> {
   template <typename Input>
   static void apply(const Input& in, ParseState& st) {
-    st.op().currentKey = in.string_view();
+    st.op().attributes.key = in.string_view();
   }
 };
 
-void noteAttrValue(ParseState& st, std::string_view text, Span where) {
-  if (!st.sawAttrPrefix && startsWithAttrKindPrefix(text)) st.sawAttrPrefix = true;
-  if (st.op().currentKey == "op_dist_attr") {
-    st.op().distText = text;
-    st.op().distSpan = where;
-  }
+// What follows in the input, from where the rule is about to match.
+template <typename Input>
+std::string_view restOf(const Input& in) {
+  return std::string_view(in.current(), static_cast<size_t>(in.end() - in.current()));
+}
+
+// Text the attribute memo recognised (`length` bytes, 0: none) is taken whole,
+// without running `Rule` and its actions; anything else is matched by the rule.
+template <typename Rule, pegtl::apply_mode A, pegtl::rewind_mode M, template <typename...> class Action,
+          template <typename...> class Control, typename Input>
+bool matchUnlessRecalled(size_t length, Input& in, ParseState& st) {
+  if (!length) return pegtl::match<Rule, A, M, Action, Control>(in, st);
+  in.bump_in_this_line(length);
+  return true;
 }
 
 template <>
 struct action<g::attr_value> {
-  // An op_dist_attr value that repeats one lately read on an op of the same
-  // name (RecentAttributes) is taken whole, without the scan; anything else
-  // is matched by the rule.
+  // An op_dist_attr value lately read on an op of the same name (attribute_memo.h).
   template <typename Rule, pegtl::apply_mode A, pegtl::rewind_mode M, template <typename...> class Action,
             template <typename...> class Control, typename Input>
   static bool match(Input& in, ParseState& st) {
     PendingOp& op = st.op();
-    if (A == pegtl::apply_mode::action && op.currentKey == "op_dist_attr") {
-      std::string_view rest(in.current(), static_cast<size_t>(in.end() - in.current()));
-      if (const RecentAttributes::Dist* known = st.recent.findDist(op.name, rest)) {
-        noteAttrValue(st, rest.substr(0, known->text.size()), Span{st.at(in.current()), known->text.size()});
-        op.knownDist = known->attr;
-        in.bump_in_this_line(known->text.size());
-        return true;
-      }
-    }
-    return pegtl::match<Rule, A, M, Action, Control>(in, st);
+    bool mayRecall = A == pegtl::apply_mode::action && op.attributes.key == "op_dist_attr";
+    size_t recalled = mayRecall ? st.attributeMemo.recallDist(op.name, restOf(in), op.attributes) : 0;
+    return matchUnlessRecalled<Rule, A, M, Action, Control>(recalled, in, st);
   }
 
   template <typename Input>
   static void apply(const Input& in, ParseState& st) {
-    noteAttrValue(st, in.string_view(), spanOf(st, in));
+    std::string_view text = in.string_view();
+    if (!st.sawAttrPrefix && startsWithAttrKindPrefix(text)) st.sawAttrPrefix = true;
+    if (st.op().attributes.key == "op_dist_attr") st.op().attributes.distText = text;
   }
 };
 
@@ -204,37 +205,28 @@ template <>
 struct action<g::attr_entry> {
   template <typename Input>
   static void apply(const Input& in, ParseState& st) {
-    st.op().attrEntries.emplace_back(st.op().currentKey, in.string_view());
+    DictionaryRead& read = st.op().attributes;
+    read.entries.emplace_back(read.key, in.string_view());
   }
 };
 
 template <>
 struct action<g::attr_dict> {
-  // A dictionary that repeats one lately read on an op of the same name
-  // (RecentAttributes) is taken whole: no entry is scanned, split or
-  // interned again. What its entries would have told (the op_dist_attr value
-  // and where it is) comes with it.
+  // A dictionary lately read on an op of the same name (attribute_memo.h): no
+  // entry is scanned, split or interned again; what its entries would have
+  // told (the op_dist_attr value) comes with it.
   template <typename Rule, pegtl::apply_mode A, pegtl::rewind_mode M, template <typename...> class Action,
             template <typename...> class Control, typename Input>
   static bool match(Input& in, ParseState& st) {
     PendingOp& op = st.op();
-    std::string_view rest(in.current(), static_cast<size_t>(in.end() - in.current()));
-    const RecentAttributes::Dict* known = A == pegtl::apply_mode::action ? st.recent.findDict(op.name, rest) : nullptr;
-    if (!known) return pegtl::match<Rule, A, M, Action, Control>(in, st);
-    op.attributes = rest.substr(0, known->text.size());
-    op.knownAttributes = known->text;
-    if (known->distSize) {
-      op.distText = op.attributes.substr(known->distOffset, known->distSize);
-      op.distSpan = Span{st.at(op.distText.data()), op.distText.size()};
-      op.knownDist = known->dist;
-    }
-    in.bump_in_this_line(known->text.size());
-    return true;
+    size_t recalled =
+        A == pegtl::apply_mode::action ? st.attributeMemo.recallDictionary(op.name, restOf(in), op.attributes) : 0;
+    return matchUnlessRecalled<Rule, A, M, Action, Control>(recalled, in, st);
   }
 
   template <typename Input>
   static void apply(const Input& in, ParseState& st) {
-    st.op().attributes = in.string_view();
+    st.op().attributes.text = in.string_view();
   }
 };
 
@@ -289,7 +281,7 @@ template <>
 struct action<g::arrow> {  // only region ops' headers use a bare arrow (arrow_tail)
   template <typename Input>
   static void apply(const Input& in, ParseState& st) {
-    st.op().syntax = st.op().attributes.empty() ? RegionSyntax::Group : RegionSyntax::If;
+    st.op().syntax = st.op().attributes.text.empty() ? RegionSyntax::Group : RegionSyntax::If;
     st.op().resultTypesStart = spanOf(st, in);
   }
 };
@@ -431,7 +423,12 @@ ParseResult parseProgram(SourceFile& source, DiagnosticEngine& diagnostics) {
 }
 
 ParseResult parseProgram(SourceFile& source, DiagnosticEngine& diagnostics, size_t begin, size_t end) {
-  ParseState st(source, diagnostics);
+  return parseProgram(source, diagnostics, begin, end, ParseOptions{});
+}
+
+ParseResult parseProgram(SourceFile& source, DiagnosticEngine& diagnostics, size_t begin, size_t end,
+                         const ParseOptions& options) {
+  ParseState st(source, diagnostics, options.recogniseRepeatedAttributes);
   std::string_view text = source.text().substr(begin, end - begin);
   pegtl::memory_input<pegtl::tracking_mode::lazy> in(text.data(), text.size(), source.name());
   size_t errorsBefore = diagnostics.errorCount();

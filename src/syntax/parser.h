@@ -18,6 +18,13 @@ struct ParseResult {
   bool denselyNumbered = true;
 };
 
+struct ParseOptions {
+  // Recognise an attribute dictionary or op_dist_attr value a dump repeats by
+  // comparing bytes (syntax/attribute_memo.h). Off only to test that it
+  // changes nothing.
+  bool recogniseRepeatedAttributes = true;
+};
+
 // Problems go to `diagnostics` (the parse goes on after semantic errors to
 // report several at once; a syntax error ends it).
 ParseResult parseProgram(SourceFile& source, DiagnosticEngine& diagnostics);
@@ -26,5 +33,7 @@ ParseResult parseProgram(SourceFile& source, DiagnosticEngine& diagnostics);
 // log, program_finder.h). Locations stay offsets into the whole file, so
 // diagnostics name the log's own lines.
 ParseResult parseProgram(SourceFile& source, DiagnosticEngine& diagnostics, size_t begin, size_t end);
+ParseResult parseProgram(SourceFile& source, DiagnosticEngine& diagnostics, size_t begin, size_t end,
+                         const ParseOptions& options);
 
 }  // namespace reshardctl

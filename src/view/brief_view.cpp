@@ -1,7 +1,7 @@
 #include "view/brief_view.h"
 
 #include "reshard/placement.h"
-#include "syntax/attribute_dict.h"
+#include "syntax/attribute_dictionary.h"
 #include "view/listing_walk.h"
 
 namespace reshardctl {

@@ -6,7 +6,7 @@
 
 #include "report/plan_output.h"
 #include "reshard/placement.h"
-#include "syntax/attribute_dict.h"
+#include "syntax/attribute_dictionary.h"
 #include "view/brief_view.h"
 #include "view/graph_layout.h"
 #include "view/html_assets.h"

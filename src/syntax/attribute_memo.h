@@ -1,0 +1,94 @@
+// The attribute dictionaries of one parse: what the parser's actions read of
+// an op's dictionary (DictionaryRead), and the memo that spares them reading
+// it again (AttributeMemo). Internal to the syntax stage: parser.cpp's
+// attr_dict and attr_value actions ask it first, graph_builder.cpp tells it
+// what each op's text turned out to be.
+//
+// Ops of one kind are mostly laid out alike: in a training program every
+// matmul of every layer carries the same dictionary, or at least the same
+// op_dist_attr. So the last few texts read on ops of each name are compared
+// byte for byte with what follows in the input, instead of being scanned,
+// split, hashed and interned again. The comparison is the whole safety
+// argument: a remembered dictionary ends with its closing brace, so the input
+// holds that same dictionary; a remembered op_dist_attr value must also be
+// followed by a byte that ends a value (grammar/top_level_scan.h), or the
+// input's value is longer.
+#pragma once
+
+#include <cstddef>
+#include <cstdint>
+#include <string_view>
+#include <unordered_map>
+#include <utility>
+#include <vector>
+
+#include "ir/dist_attr.h"
+#include "ir/string_pool.h"
+
+namespace reshardctl::parsing {
+
+// What was read of one op's dictionary. The views point into the input.
+struct DictionaryRead {
+  std::vector<std::pair<std::string_view, std::string_view>> entries;  // key, whole entry
+  std::string_view key;       // of the entry being read
+  std::string_view text;      // the whole dictionary; empty: the op has none
+  std::string_view distText;  // op_dist_attr's value; empty: none
+  std::string_view knownText;             // text was recognised: its interned copy
+  const OpDistAttr* knownDist = nullptr;  // distText was recognised: what it reads as
+  bool verbatim = false;  // text was in Paddle's form, so interned as read
+
+  void reset() {
+    entries.clear();
+    text = distText = knownText = {};
+    knownDist = nullptr;
+    verbatim = false;
+  }
+};
+
+class AttributeMemo {
+ public:
+  // recognise=false: nothing is recognised by comparing bytes, every
+  // dictionary is read by the grammar (ParseOptions; the test that the memo
+  // changes nothing). Equal op_dist_attr texts still share one OpDistAttr.
+  explicit AttributeMemo(bool recognise) : recognise_(recognise) {}
+
+  // The dictionary that starts `input`, if one lately read on an op named
+  // `opName` is there byte for byte: fills `read` as reading it would have
+  // (text, distText, knownText, knownDist) and returns its length; else 0.
+  size_t recallDictionary(std::string_view opName, std::string_view input, DictionaryRead& read) const;
+  // The same for the op_dist_attr value that starts `input` (distText, knownDist).
+  size_t recallDist(std::string_view opName, std::string_view input, DictionaryRead& read) const;
+
+  // The op_dist_attr any earlier op read from the same text, or nullptr.
+  const OpDistAttr* distReadFrom(std::string_view text) const;
+  // Called once an op named `opName` (interned) is built from `read`:
+  // `interned` is its dictionary as kept, `dist` what distText reads as.
+  void learn(std::string_view opName, const DictionaryRead& read, std::string_view interned,
+             const OpDistAttr* dist, StringPool& strings);
+
+ private:
+  struct Dict {
+    std::string_view text;  // interned: outlives the input
+    uint32_t distOffset = 0;
+    uint32_t distSize = 0;  // 0: no op_dist_attr
+    const OpDistAttr* dist = nullptr;
+  };
+  struct Dist {
+    std::string_view text;  // outlives the input (inside interned attributes)
+    const OpDistAttr* attr = nullptr;
+  };
+  static constexpr size_t kPerName = 4;  // ops of a name alternate between a few layouts
+  struct PerName {
+    Dict dicts[kPerName];
+    Dist dists[kPerName];
+    uint8_t nextDict = 0;  // the slot to replace next
+    uint8_t nextDist = 0;
+  };
+  const PerName* find(std::string_view opName) const;
+
+  bool recognise_;
+  std::unordered_map<std::string_view, PerName> byName_;
+  std::unordered_map<std::string_view, const OpDistAttr*> distByText_;
+};
+
+}  // namespace reshardctl::parsing
