@@ -6,6 +6,7 @@
 
 #include <fmt/format.h>
 
+#include "passes/pass_runner.h"
 #include "syntax/attribute_text.h"
 #include "syntax/dist_attr_text.h"
 #include "syntax/type_text.h"
@@ -396,7 +397,8 @@ class Partitioner {
 
 PartitionResult applyPartitionPass(Program& program, DiagnosticEngine& diagnostics,
                                    const PartitionOptions& options) {
-  return Partitioner(program, diagnostics, options).run();
+  return runPass("partition", program,
+                 [&](Program& target) { return Partitioner(target, diagnostics, options).run(); });
 }
 
 }  // namespace reshardctl
