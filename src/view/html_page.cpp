@@ -43,7 +43,7 @@ class PageWriter {
     listing();
     out_ += "</main>\n<footer>Written by <code>reshardctl print --emit=html</code>. Costs: plan's alpha-beta model "
             "(the same flags as <code>reshardctl plan</code>). Nothing on this page is fetched from the "
-            "network.</footer>\n<script>";
+            "network.</footer>\n<script>\n";
     out_ += kPageScript;
     out_ += "</script>\n</body>\n</html>\n";
     return std::move(out_);
@@ -54,7 +54,7 @@ class PageWriter {
     out_ += "<!DOCTYPE html>\n<html lang=\"en\">\n<head>\n<meta charset=\"utf-8\">\n"
             "<meta name=\"viewport\" content=\"width=device-width, initial-scale=1\">\n<title>reshardctl: ";
     appendHtml(out_, view_.source.name());
-    out_ += "</title>\n<style>";
+    out_ += "</title>\n<style>\n";
     out_ += kPageStyle;
     out_ += "</style>\n</head>\n<body>\n<header>\n<h1>";
     appendHtml(out_, view_.source.name());
