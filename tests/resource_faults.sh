@@ -30,6 +30,20 @@ case $check in
     [ "$(cat "$work/out.txt")" = "earlier output" ] || fail "the earlier output changed"
     no_temp_left "$work"
     ;;
+  validate-out-of-memory)
+    # validate's kernels run out of memory on a 8192x8192 tensor (512 MiB of
+    # doubles) in 400 MB: that is the run's failure, never "not simulated"
+    # nor a divergence of a correct program.
+    full='op_dist_attr:{mesh:{shape:[2],process_ids:[0,1]},result(0):{dims_maping:[0,-1]}}'
+    type='pd_dist.tensor<8192x8192xf32, mesh_shape:[2],dims_mappings:[0,-1]>'
+    printf '{\n    (%%0) = "pd_op.full" () {dtype:(pd_op.DataType)float32,%s,place:(pd_op.Place)Place(cpu),shape:(pd_op.IntArray)[8192,8192],stop_gradient:[true],value:(Float)1} : () -> %s\n}\n' \
+      "$full" "$type" >"$work/big.ir"
+    (ulimit -v 400000; exec "$tool" validate "$work/big.ir") >"$work/stdout" 2>"$work/stderr"
+    status=$?
+    [ $status -eq 2 ] || fail "validate out of memory exited $status, expected 2"
+    grep -q "^reshardctl: error: out of memory" "$work/stderr" || fail "no out-of-memory message"
+    ! grep -Eq "not simulated|diverge" "$work/stdout" "$work/stderr" || fail "out of memory reported as the program's"
+    ;;
   endless-pipe)
     # `yes` never ends: reading stops at the limit, with a located error.
     RESHARDCTL_MAX_INPUT=64K expect 1 '^<stdin>:[0-9]+:[0-9]+: error: the input is larger than the limit of 64 KiB' \

@@ -6,7 +6,7 @@ set(RESOURCE_CHECKS endless-pipe endless-fifo dev-zero input-limit stdin-is-a-fi
                     fake-mpi-world cost-flags scale-flag size-overflow in-place-hard-link long-output-name)
 # An address-space limit cannot coexist with a sanitizer's shadow memory.
 if(NOT RESHARDCTL_SANITIZE)
-  list(APPEND RESOURCE_CHECKS out-of-memory)
+  list(APPEND RESOURCE_CHECKS out-of-memory validate-out-of-memory)
 endif()
 foreach(check ${RESOURCE_CHECKS})
   add_test(NAME resources.${check}

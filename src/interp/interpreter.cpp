@@ -1,6 +1,7 @@
 #include "interp/interpreter.h"
 
 #include <algorithm>
+#include <new>
 
 #include <fmt/format.h>
 #include <fmt/ranges.h>
@@ -83,6 +84,8 @@ void Interpreter::runProgramInputs(const Block& body) {
       for (int64_t position = 0; position < layout.mesh.size(); ++position)
         if (std::optional<size_t> r = world_.indexOf(processIdAt(layout.mesh, position)))
           state.ranks[*r] = pieceOf(state.serial, layout, meshCoord(layout.mesh, position));
+    } catch (const std::bad_alloc&) {
+      throw;  // out of memory is the run's failure, not this input's (runCli reports it)
     } catch (const std::exception&) {  // too large, or a layout no placement can express
       state = ValueState{};          // its users are not checked
     }
@@ -136,6 +139,8 @@ void Interpreter::runKernel(const Operation& op, Kernel kernel) {
   KernelContext serialContext(op, attrs, std::move(inputs), site);
   try {
     kernel(serialContext);
+  } catch (const std::bad_alloc&) {
+    throw;  // out of memory is never "not simulated"
   } catch (const std::exception& e) {  // KernelError, or anything else the kernel cannot do
     notSimulated(op, e.what());
     return markUnknown(op);
@@ -185,6 +190,8 @@ bool Interpreter::runOnRanks(const Operation& op, Kernel kernel, const OpAttribu
     KernelContext context(op, attrs, std::move(inputs), site);
     try {
       kernel(context);
+    } catch (const std::bad_alloc&) {
+      throw;  // out of memory is never a divergence
     } catch (const std::exception& e) {  // KernelError, or a layout the rank cannot read
       Divergence d;
       d.op = &op;
@@ -219,6 +226,8 @@ void Interpreter::runReshard(const Operation& op) {
       if (std::optional<size_t> r = world_.indexOf(id)) to.ranks[*r] = std::move(piece);
   } catch (const BackendError&) {
     throw;
+  } catch (const std::bad_alloc&) {
+    throw;  // out of memory is never a divergence
   } catch (const std::exception& e) {  // LayoutError, PlanError, ExecutionError
     Divergence d;
     d.op = &op;

@@ -76,6 +76,22 @@ TEST_CASE("use lists stay consistent through every rewrite primitive") {
   }
 }
 
+TEST_CASE("retype and setDist change a value through the rewriter, and count") {
+  testing::Parsed parsed = testing::parse(kProgram);
+  REQUIRE(parsed.program);
+  Program& program = *parsed.program;
+  Rewriter rewriter(program);
+  Value* sum = nth(program, 1)->result(0);
+  const TensorDistAttr* dist = program.keepTensorDistAttr(TensorDistAttr{});
+  rewriter.retype(sum, nullptr, dist);
+  CHECK(sum->type == nullptr);
+  CHECK(sum->dist == dist);
+  rewriter.setDist(sum, nullptr);
+  CHECK(sum->dist == nullptr);
+  CHECK(rewriter.changeCount() == 2);
+  CHECK(checkGraph(program).empty());
+}
+
 TEST_CASE("checkGraph notices a broken use list") {
   testing::Parsed parsed = testing::parse(kProgram);
   REQUIRE(parsed.program);

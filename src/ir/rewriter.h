@@ -1,7 +1,8 @@
 // The only way passes change the graph: an insertion point plus a few
 // mutation primitives (MLIR's OpBuilder/RewriterBase, cut to what the
 // partition pass needs). Every change goes through here, so a pass can tell
-// whether it changed anything.
+// whether it changed anything; passes never write an op's, value's or
+// block's fields themselves.
 #pragma once
 
 #include <cstddef>
@@ -43,6 +44,20 @@ class Rewriter {
   // Every use of `from` except those by `except` (for "reshard after the op").
   void replaceAllUsesExcept(Value* from, Value* to, const Operation* except);
   void eraseOp(Operation* op);
+
+  // A value takes another type and the distribution that type gives it (a
+  // result taking its entry's layout). Inline: apply does it per result.
+  void retype(Value* value, const Type* type, const TensorDistAttr* dist) {
+    value->type = type;
+    value->dist = dist;
+    ++changes_;
+  }
+  // The value's distribution, told again or more fully (a new reshard's
+  // result, process ids learnt from another op); its type stays.
+  void setDist(Value* value, const TensorDistAttr* dist) {
+    value->dist = dist;
+    ++changes_;
+  }
 
   size_t changeCount() const { return changes_; }
 

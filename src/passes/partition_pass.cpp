@@ -6,6 +6,7 @@
 
 #include <fmt/format.h>
 
+#include "passes/pass_runner.h"
 #include "syntax/attribute_dictionary.h"
 #include "syntax/dist_attr_text.h"
 #include "syntax/type_text.h"
@@ -133,7 +134,7 @@ Operation* buildReshard(Rewriter& rewriter, Value* input, const ReshardParts& pa
   spec.operands = {input};
   spec.resultTypes = {parts.resultType};
   Operation* reshard = rewriter.create(spec);
-  reshard->result(0)->dist = &reshard->distAttr()->results[0].tensor;
+  rewriter.setDist(reshard->result(0), &reshard->distAttr()->results[0].tensor);
   return reshard;
 }
 
@@ -266,7 +267,7 @@ class Partitioner {
 
   // v5 fold: start from the producing reshard's input, unless that reshard
   // goes between meshes of different ndim (latest: "skil global to sub mesh").
-  Value* foldSource(Value* value) const {
+  Value* foldSource(Value* value) {
     const Operation* producer = value->definingOp;
     if (!producer || producer->name() != kReshard || producer->numOperands() != 1) return value;
     Value* input = producer->operandValue(0);
@@ -281,12 +282,12 @@ class Partitioner {
   // the input's dist attr into operand(0), whose entry prints no mesh_shape
   // when it is the op mesh -- the ids are then the op mesh's. The new reshard
   // folded onto this input needs them to build its merged mesh.
-  static void learnIdsFromReshard(const Operation& reshard, Value& input) {
+  void learnIdsFromReshard(const Operation& reshard, Value& input) {
     const OpDistAttr* attr = reshard.distAttr();
     if (input.dist->mesh.idsKnown || !attr || attr->operands.empty()) return;
     const DistEntry& entry = attr->operands.front();
     if (entry.kind == DistEntry::Kind::Tensor && entry.tensor.mesh.idsKnown && entry.tensor == *input.dist)
-      input.dist = &entry.tensor;
+      rewriter_.setDist(&input, &entry.tensor);
   }
 
   // A shared reshard is reusable where its block encloses `block` (the
@@ -375,8 +376,8 @@ class Partitioner {
       if (entry.kind != DistEntry::Kind::Tensor || !value->type || !value->dist) continue;
       if (*value->dist == entry.tensor) continue;
       const TensorDistAttr& old = *value->dist;  // kept, so it stays valid below
-      value->type = distTensorType(program.types(), value->type, entry.tensor, program.distStyle());
-      value->dist = &entry.tensor;
+      rewriter_.retype(value, distTensorType(program.types(), value->type, entry.tensor, program.distStyle()),
+                       &entry.tensor);
       rewriter_.setInsertionPointAfter(op);
       Value* back = reshardTo(op, value, old, entryLocation(*op, entry));
       if (back) rewriter_.replaceAllUsesExcept(value, back, back->definingOp);
@@ -396,7 +397,8 @@ class Partitioner {
 
 PartitionResult applyPartitionPass(Program& program, DiagnosticEngine& diagnostics,
                                    const PartitionOptions& options) {
-  return Partitioner(program, diagnostics, options).run();
+  return runPass("partition", program,
+                 [&](Program& target) { return Partitioner(target, diagnostics, options).run(); });
 }
 
 }  // namespace reshardctl

@@ -7,6 +7,7 @@
 #include <set>
 
 #include "view/graph_layout.h"
+#include "view/html_writer.h"
 #include "view/markup_text.h"
 #include "view/side_by_side.h"
 #include "view/view_testing.h"
@@ -134,6 +135,15 @@ TEST_CASE("markup: DOT strings and HTML text") {
   CHECK(html("\xC0\xAF") == "\xEF\xBF\xBD\xEF\xBF\xBD");          // an overlong '/'
   CHECK(html("\xED\xA0\x80") == "\xEF\xBF\xBD\xEF\xBF\xBD\xEF\xBF\xBD");  // a surrogate
   CHECK(html("\xF0\x9F\x98\x80") == "\xF0\x9F\x98\x80");
+}
+
+TEST_CASE("markup: the page's writer escapes text unless it is marked as markup") {
+  HtmlWriter out;
+  const std::string name = "<img src=x onerror=alert(1)>";
+  out << "<td>"_markup << name << Markup::trusted("</td>");
+  out.format("<tr class=\"{}\" data-n=\"{}\">", name, 3);  // string arguments are text too
+  CHECK(out.take() ==
+        "<td>&lt;img src=x onerror=alert(1)&gt;</td><tr class=\"&lt;img src=x onerror=alert(1)&gt;\" data-n=\"3\">");
 }
 
 TEST_CASE("layout: every edge points down, one place per op in its layer") {

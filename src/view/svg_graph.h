@@ -7,14 +7,14 @@
 // define) for the page's search and links.
 #pragma once
 
-#include <string>
-
 #include "view/brief_view.h"
 #include "view/graph_layout.h"
+#include "view/html_writer.h"
 #include "view/view_context.h"
 
 namespace reshardctl {
 
-std::string drawSvgGraph(ViewContext& view, const GraphLayout& layout, BriefFormatter& brief);
+// Writes the picture into the page `out`.
+void drawSvgGraph(HtmlWriter& out, ViewContext& view, const GraphLayout& layout, BriefFormatter& brief);
 
 }  // namespace reshardctl
