@@ -1,5 +1,7 @@
 #include "syntax/attribute_dict.h"
 
+#include "support/text.h"
+
 namespace reshardctl {
 
 namespace {
@@ -31,13 +33,6 @@ size_t entryEnd(std::string_view text, size_t i) {
     }
   }
   return text.size();
-}
-
-std::string_view trim(std::string_view text) {
-  constexpr std::string_view kSpace = " \t\r\n";
-  size_t first = text.find_first_not_of(kSpace);
-  if (first == std::string_view::npos) return {};
-  return text.substr(first, text.find_last_not_of(kSpace) - first + 1);
 }
 
 }  // namespace

@@ -6,6 +6,7 @@
 #include <fmt/format.h>
 
 #include "reshard/placement.h"
+#include "support/text.h"
 #include "view/brief_view.h"
 #include "view/markup_text.h"
 
@@ -184,7 +185,7 @@ class DotWriter {
       if (outside == 0) continue;
       const uint32_t id = op.result(i)->id;
       out_ += fmt::format("  u{} [shape=plaintext, style=\"\", fontcolor=\"#6b7785\", label=\"", id);
-      appendDotString(out_, fmt::format("{} more use{}", outside, outside == 1 ? "" : "s"));
+      appendDotString(out_, plural(outside, "more use"));
       out_ += fmt::format("\"];\n  op{} -> u{} [style=dashed, label=\"", index, id);
       appendDotString(out_, view_.labels.name(op.result(i)));
       out_ += "\"];\n";
