@@ -47,8 +47,7 @@ const Type* readNewType(TypeTable& types, std::string_view text, size_t offset,
   if (stable.starts_with("vec[") && stable.ends_with("]")) {
     type->kind = TypeKind::Vector;
     std::string_view inner = stable.substr(4, stable.size() - 5);
-    // (Today's offsets: the elements' count from the blanks that open `inner`.)
-    size_t position = inner.size() - trimStart(inner).size();
+    size_t position = offset + 4;  // where `inner`, and so its first element, starts
     if (!trim(inner).empty()) {
       for (std::string_view part : splitTopLevel(inner)) {
         const size_t skipped = part.size() - trimStart(part).size();
