@@ -130,6 +130,10 @@ TEST_CASE("alignment: the traced search is minimal on small sequences") {
     REQUIRE(isCommonSubsequence(a, b, pairs));
     CHECK(pairs.size() == lcsLength(a, b));
     CHECK(stats.diagonalSteps == 0);  // the linear-space search was never needed
+    // With no budget: still a common subsequence, never longer than the longest.
+    auto bounded = alignSequences(a, b, tracedWithUniqueSplit(0));
+    REQUIRE(isCommonSubsequence(a, b, bounded));
+    CHECK(bounded.size() <= pairs.size());
   }
 }
 
