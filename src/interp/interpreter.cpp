@@ -12,12 +12,11 @@
 #include "interp/layout_pieces.h"
 #include "interp/seeded_inputs.h"
 #include "reshard/planner.h"
+#include "support/op_names.h"
 
 namespace reshardctl {
 
 namespace {
-
-constexpr std::string_view kYield = "cf.yield";
 
 bool isTensorValue(const Value* value) { return value && value->type && value->type->isTensor(); }
 
@@ -112,14 +111,14 @@ void Interpreter::runOp(const Operation& op) {
 
 void Interpreter::dispatch(const Operation& op) {
   const std::string_view opName = op.name();
-  if (opName == kYield) return setStatus(Status::Matched);  // the enclosing op reads its operands
+  if (opName == kYieldOp) return setStatus(Status::Matched);  // the enclosing op reads its operands
   if (!operandsKnown(op)) {
     setStatus(Status::Dependent);
     return markUnknown(op);
   }
-  if (opName == "pd_op.if") return runIf(op);
-  if (opName == "pd_op.while") return runWhile(op);
-  if (opName == "dist_op.reshard") return runReshard(op);
+  if (opName == kIfOp) return runIf(op);
+  if (opName == kWhileOp) return runWhile(op);
+  if (opName == kReshardOp) return runReshard(op);
   const Kernel kernel = findKernel(opName);
   if (kernel == nullptr) {
     notSimulated(op, "");
@@ -289,7 +288,7 @@ void Interpreter::runIf(const Operation& op) {
     if (stopped_) return;
     const Operation* yield = regions[branch]->back();
     for (size_t i = 0; i < op.numResults(); ++i)
-      copyValue(yield && yield->name() == kYield && i < yield->numOperands() ? yield->operandValue(i) : nullptr,
+      copyValue(yield && yield->name() == kYieldOp && i < yield->numOperands() ? yield->operandValue(i) : nullptr,
                 op.result(i));
   }
   setStatus(Status::Matched);
@@ -314,7 +313,7 @@ void Interpreter::runWhile(const Operation& op) {
     runBlock(body);
     if (stopped_) return;
     const Operation* yield = body.back();
-    if (!yield || yield->name() != kYield || yield->numOperands() != current.size() + 1) {
+    if (!yield || yield->name() != kYieldOp || yield->numOperands() != current.size() + 1) {
       notSimulated(op, "its body does not end in cf.yield(condition, values...)");
       return markUnknown(op);
     }

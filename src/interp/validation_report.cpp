@@ -2,15 +2,9 @@
 
 #include <fmt/format.h>
 
+#include "support/text.h"
+
 namespace reshardctl {
-
-namespace {
-
-std::string plural(size_t n, std::string_view one, std::string_view many) {
-  return fmt::format("{} {}", n, n == 1 ? one : many);
-}
-
-}  // namespace
 
 std::string notSimulatedLine(const ValidationOutcome& outcome) {
   if (outcome.notSimulated.empty()) return {};
@@ -26,7 +20,7 @@ std::string notSimulatedLine(const ValidationOutcome& outcome) {
 std::string summaryLine(const ValidationOutcome& outcome) {
   std::string line = fmt::format("{} of {} match the serial program on {}", outcome.matchedOps,
                                  plural(outcome.totalOps, "op", "ops"), plural(outcome.ranks, "rank", "ranks"));
-  if (outcome.divergedOps > 0) line += fmt::format("; {} diverge{}", outcome.divergedOps, outcome.divergedOps == 1 ? "s" : "");
+  if (outcome.divergedOps > 0) line += "; " + plural(outcome.divergedOps, "diverges", "diverge");
   const size_t unchecked = outcome.notSimulatedOps + outcome.dependentOps;
   if (unchecked > 0)
     line += fmt::format("; {} not checked ({} not simulated, {} fed by values that are not)", unchecked,

@@ -2,6 +2,8 @@
 
 #include <fmt/format.h>
 
+#include "support/text.h"
+
 namespace reshardctl {
 
 namespace {
@@ -14,8 +16,8 @@ void checkEntryRank(const Operation& op, const DistEntry& entry, const Type* typ
   size_t mapped = entry.tensor.dimsMapping.size();
   if (mapped == type->rank()) return;
   diagnostics.error(op.distAttrLocation() + entry.textOffset, 1,
-                    fmt::format("{}({}) has a dims_mapping of {} entr{}, but the {} has rank {}", kind,
-                                index, mapped, mapped == 1 ? "y" : "ies", kind, type->rank()));
+                    fmt::format("{}({}) has a dims_mapping of {}, but the {} has rank {}", kind,
+                                index, plural(mapped, "entry", "entries"), kind, type->rank()));
 }
 
 void verifyOp(const Operation& op, DiagnosticEngine& diagnostics) {

@@ -2,6 +2,7 @@
 
 #include <fmt/format.h>
 
+#include "support/text.h"
 #include "syntax/dist_attr_text.h"
 
 namespace reshardctl {
@@ -63,7 +64,7 @@ Diagnostic neededReshardDiagnostic(const NeededReshard& needed, DistGeneration g
 }
 
 std::string neededReshardsSummary(size_t count) {
-  return fmt::format("{} reshard{} would be inserted", count, count == 1 ? "" : "s");
+  return plural(count, "reshard") + " would be inserted";
 }
 
 }  // namespace reshardctl

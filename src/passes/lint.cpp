@@ -2,6 +2,8 @@
 
 #include <fmt/format.h>
 
+#include "support/text.h"
+
 namespace reshardctl {
 
 namespace {
@@ -67,8 +69,7 @@ class Linter {
                     const char* kind) {
     for (size_t i = count; i < entries.size(); ++i)
       warn(kExtraEntry, op.distAttrLocation() + entries[i].textOffset,
-           fmt::format("{}({}) has no {}: the op has {} {}{}", kind, i, kind, count, kind,
-                       count == 1 ? "" : "s"));
+           fmt::format("{}({}) has no {}: the op has {}", kind, i, kind, plural(count, kind)));
   }
 
   void shapeOnlyEntry(const Operation& op, const DistEntry& entry, const char* kind, size_t index) {

@@ -7,6 +7,7 @@
 #include <fmt/format.h>
 
 #include "passes/pass_runner.h"
+#include "support/op_names.h"
 #include "syntax/attribute_dictionary.h"
 #include "syntax/dist_attr_text.h"
 #include "syntax/type_text.h"
@@ -14,9 +15,6 @@
 namespace reshardctl {
 
 namespace {
-
-constexpr std::string_view kReshard = "dist_op.reshard";
-constexpr std::string_view kCombine = "builtin.combine";
 
 std::string meshText(const ProcessMesh& mesh) {
   return fmt::format("[{}]", fmt::join(mesh.shape, ","));
@@ -72,7 +70,7 @@ Operation* createCombine(Rewriter& rewriter, const std::vector<Value*>& elements
   std::vector<const Type*> types;
   for (const Value* element : elements) types.push_back(element ? element->type : nullptr);
   OpSpec spec;
-  spec.name = kCombine;
+  spec.name = kCombineOp;
   spec.attributes = program.strings().intern(newOpAttributes(program, "", nullptr, elements, opRole));
   spec.operands = elements;
   spec.resultTypes = {vectorType(program.types(), types)};
@@ -128,7 +126,7 @@ std::optional<ReshardParts> reshardParts(Program& program, const Value* input, c
 // The reshard op at the rewriter's insertion point.
 Operation* buildReshard(Rewriter& rewriter, Value* input, const ReshardParts& parts) {
   OpSpec spec;
-  spec.name = kReshard;
+  spec.name = kReshardOp;
   spec.attributes = parts.attributes;
   spec.distAttr = parts.distAttr;
   spec.operands = {input};
@@ -269,7 +267,7 @@ class Partitioner {
   // goes between meshes of different ndim (latest: "skil global to sub mesh").
   Value* foldSource(Value* value) {
     const Operation* producer = value->definingOp;
-    if (!producer || producer->name() != kReshard || producer->numOperands() != 1) return value;
+    if (!producer || producer->name() != kReshardOp || producer->numOperands() != 1) return value;
     Value* input = producer->operandValue(0);
     if (!input || !input->dist) return value;
     if (input->dist->mesh.ndim() != value->dist->mesh.ndim()) return value;
@@ -318,7 +316,7 @@ class Partitioner {
   Value* reshardList(Operation* op, Value* list, const DistEntry& entry) {
     size_t location = entryLocation(*op, entry);
     Operation* combine = list ? list->definingOp : nullptr;
-    if (!combine || combine->name() != kCombine) {
+    if (!combine || combine->name() != kCombineOp) {
       diagnostics_.error(location, 1, "a tensor-list entry needs its operand to be made by builtin.combine");
       result_.ok = false;
       return nullptr;
@@ -352,7 +350,7 @@ class Partitioner {
       for (Value*& value : candidates) {
         if (!value || !value->useEmpty() || !value->definingOp) continue;
         Operation* producer = value->definingOp;
-        bool erasable = producer->name() == kCombine || (options_.fold && producer->name() == kReshard);
+        bool erasable = producer->name() == kCombineOp || (options_.fold && producer->name() == kReshardOp);
         if (!erasable || producer->numResults() != 1) continue;
         value = nullptr;  // before the push_back below moves the vector
         for (size_t i = 0; i < producer->numOperands(); ++i)

@@ -6,7 +6,7 @@
 
 #include <fmt/format.h>
 
-#include "passes/sequence_alignment.h"
+#include "support/sequence_alignment.h"
 #include "syntax/attribute_dictionary.h"
 
 namespace reshardctl {

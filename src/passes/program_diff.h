@@ -27,7 +27,7 @@ struct DiffOptions {
   std::vector<std::string> ignoredAttributes;  // keys left out of every comparison
   // Up to this many table cells (per block, after trimming equal ends) the
   // alignment is the exact weighted one. Larger blocks are aligned by Myers'
-  // O(ND) algorithm on the ops' own text (sequence_alignment.h), the gaps it
+  // O(ND) algorithm on the ops' own text (support/sequence_alignment.h), the gaps it
   // leaves by the table when they fit, else greedily: time near-linear when
   // few ops differ, never quadratic.
   size_t maxAlignmentCells = size_t{1} << 22;

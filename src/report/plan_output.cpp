@@ -9,6 +9,7 @@
 #include "report/json_export.h"
 #include "report/result_json.h"
 #include "reshard/placement.h"
+#include "support/text.h"
 
 namespace reshardctl {
 
@@ -160,8 +161,8 @@ Json layoutJson(const Layout& layout, size_t tensorRank) {
 
 std::string planTotalText(const std::vector<ReshardReport>& reports) {
   const Totals sum = totals(reports);
-  return fmt::format("{} reshard{}, {} step{}, estimated {:.2f} us", reports.size(), reports.size() == 1 ? "" : "s",
-                     sum.steps, sum.steps == 1 ? "" : "s", sum.estUs);
+  return fmt::format("{}, {}, estimated {:.2f} us", plural(reports.size(), "reshard"), plural(sum.steps, "step"),
+                     sum.estUs);
 }
 
 std::string formatPlanTable(const std::vector<ReshardReport>& reports, const CostModel& costs,

@@ -11,13 +11,12 @@
 #include <fmt/ranges.h>
 
 #include "ir/dtype.h"
+#include "support/op_names.h"
 #include "syntax/printer.h"
 
 namespace reshardctl {
 
 namespace {
-
-constexpr std::string_view kReshardName = "dist_op.reshard";
 
 // The dist attr of a value, or of the op's own entry when the value is gone
 // (a <<NULL VALUE>> operand left by pruning).
@@ -138,7 +137,7 @@ class ReshardLineScanner {
   void line(std::string_view text) {
     ++number_;
     const size_t open = text.find("(%");
-    const size_t marker = text.find(") = \"dist_op.reshard\"");
+    const size_t marker = text.find(marker_);
     if (open != std::string_view::npos && marker != std::string_view::npos && open < marker)
       lines_[std::string(text.substr(open + 1, marker - open - 1))] = number_;
   }
@@ -146,6 +145,7 @@ class ReshardLineScanner {
   std::map<std::string, size_t> lines_;
   std::string partial_;
   size_t number_ = 0;
+  const std::string marker_ = fmt::format(") = \"{}\"", kReshardOp);
 };
 
 }  // namespace
@@ -198,7 +198,7 @@ std::vector<ReshardReport> planProgramReshards(const Program& program, const Cos
                                                const LineOf& lineOf) {
   std::vector<Operation*> reshards;
   walkOps(*program.body(), [&](Operation* op) {
-    if (op->name() == kReshardName) reshards.push_back(op);
+    if (op->name() == kReshardOp) reshards.push_back(op);
   });
   return planReshardOps(program, reshards, costs, lineOf);
 }

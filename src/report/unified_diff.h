@@ -2,8 +2,9 @@
 // `patch` and `git apply` apply: what `apply --diff` and `diff -u` print.
 // (passes/program_diff.h compares programs by structure instead.)
 //
-// Lines are matched by Myers' O(ND) algorithm where the texts differ little,
-// and otherwise split first at lines that occur once in each text (the
+// Lines are matched by the one alignment engine (support/sequence_alignment.h):
+// Myers' O(ND) algorithm with a trace where the texts differ little, and
+// otherwise a split first at lines that occur once in each text (the
 // patience heuristic) with Myers between them. The work is bounded by a
 // budget proportional to the input: past it, a region between matched lines
 // is shown as removed and added whole. The result is always a correct diff;
@@ -11,11 +12,8 @@
 #pragma once
 
 #include <cstddef>
-#include <cstdint>
 #include <string>
 #include <string_view>
-#include <utility>
-#include <vector>
 
 namespace reshardctl {
 
@@ -28,9 +26,5 @@ struct UnifiedDiffOptions {
 // `--- beforeLabel` and `+++ afterLabel`; empty when the texts are equal.
 std::string unifiedDiff(std::string_view before, std::string_view after, const std::string& beforeLabel,
                         const std::string& afterLabel, const UnifiedDiffOptions& options = {});
-
-// The lines kept from `a` to `b`, given as ids (equal lines, equal ids):
-// pairs (index in a, index in b), increasing in both.
-std::vector<std::pair<size_t, size_t>> matchLines(const std::vector<uint32_t>& a, const std::vector<uint32_t>& b);
 
 }  // namespace reshardctl

@@ -9,6 +9,8 @@ TEST_CASE("trim drops blanks at both ends only") {
   CHECK(trim("") == "");
   CHECK(trim(" \n ") == "");
   CHECK(trim("x") == "x");
+  CHECK(trimStart(" \t a b ") == "a b ");
+  CHECK(trimStart("   ") == "");
 }
 
 TEST_CASE("plural: the noun follows the count") {
@@ -17,6 +19,15 @@ TEST_CASE("plural: the noun follows the count") {
   CHECK(plural(2, "op") == "2 ops");
   CHECK(plural(3, "process", "processes") == "3 processes");
   CHECK(plural(1, "process", "processes") == "1 process");
+  CHECK(plural(1, "matches", "match") == "1 matches");
+  CHECK(plural(2, "matches", "match") == "2 match");
+}
+
+TEST_CASE("countedIn: the items named only when a container holds more than one") {
+  CHECK(countedIn(3, "program", 3, "file") == "3 files");
+  CHECK(countedIn(1, "program", 1, "file") == "1 file");
+  CHECK(countedIn(5, "program", 3, "file") == "5 programs of 3 files");
+  CHECK(countedIn(2, "program", 1, "file") == "2 programs of 1 file");
 }
 
 }  // namespace reshardctl

@@ -8,6 +8,7 @@
 
 #include "grammar/dist_grammar.h"
 #include "ir/diagnostics.h"
+#include "support/text.h"
 #include "syntax/parse_errors.h"
 
 namespace reshardctl {
@@ -114,8 +115,8 @@ void checkTensor(const ReadState& st) {
     if (meshDim == -1) continue;
     if (meshDim < -1 || meshDim >= ndim)
       throw InputError{st.dimsMapping.offset, st.dimsMapping.length,
-                       fmt::format("dims_mapping names mesh dim {}, but the mesh {} has {} dim{}",
-                                   meshDim, joinInts(t.mesh.shape), ndim, ndim == 1 ? "" : "s")};
+                       fmt::format("dims_mapping names mesh dim {}, but the mesh {} has {}",
+                                   meshDim, joinInts(t.mesh.shape), plural(static_cast<size_t>(ndim), "dim"))};
     if (used[static_cast<size_t>(meshDim)])
       throw InputError{st.dimsMapping.offset, st.dimsMapping.length,
                        fmt::format("dims_mapping names mesh dim {} twice", meshDim)};
@@ -127,8 +128,8 @@ void checkTensor(const ReadState& st) {
     int64_t meshDim = t.partials[i].meshDim;
     if (meshDim < 0 || meshDim >= ndim)
       throw InputError{where.offset, where.length,
-                       fmt::format("partial on mesh dim {}, but the mesh {} has {} dim{}", meshDim,
-                                   joinInts(t.mesh.shape), ndim, ndim == 1 ? "" : "s")};
+                       fmt::format("partial on mesh dim {}, but the mesh {} has {}", meshDim,
+                                   joinInts(t.mesh.shape), plural(static_cast<size_t>(ndim), "dim"))};
     if (partial[static_cast<size_t>(meshDim)])
       throw InputError{where.offset, where.length,
                        fmt::format("partial on mesh dim {} twice", meshDim)};
@@ -529,9 +530,8 @@ TensorTypeBody readTensorTypeBody(std::string_view text, size_t offset, DistText
   checkTensor(st);
   if (st.tensor.dimsMapping.size() != body.dims.size())
     throw InputError{st.dimsMapping.offset, st.dimsMapping.length,
-                     fmt::format("dims_mappings has {} entr{} but the tensor has rank {}",
-                                 st.tensor.dimsMapping.size(),
-                                 st.tensor.dimsMapping.size() == 1 ? "y" : "ies", body.dims.size())};
+                     fmt::format("dims_mappings has {} but the tensor has rank {}",
+                                 plural(st.tensor.dimsMapping.size(), "entry", "entries"), body.dims.size())};
   body.dist = std::move(st.tensor);
   return body;
 }

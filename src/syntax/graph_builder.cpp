@@ -4,6 +4,7 @@
 
 #include <fmt/format.h>
 
+#include "support/text.h"
 #include "syntax/dist_attr_text.h"
 #include "syntax/type_text.h"
 
@@ -195,16 +196,14 @@ void checkSignature(ParseState& st, PendingOp& op) {
   if (op.resultTypes.size() != op.resultNames.size()) {
     Span where = op.resultTypesStart;
     st.error(where.length ? where : Span{op.location, 1},
-             fmt::format("op has {} result{} but {} result type{}", op.resultNames.size(),
-                         op.resultNames.size() == 1 ? "" : "s", op.resultTypes.size(),
-                         op.resultTypes.size() == 1 ? "" : "s"));
+             fmt::format("op has {} but {}", plural(op.resultNames.size(), "result"),
+                         plural(op.resultTypes.size(), "result type")));
   }
   if (!op.hasSignature) return;  // if and group headers print no operand types
   if (op.operandTypes.size() != op.operands.size()) {
     st.error(op.operandTypesOpen,
-             fmt::format("op has {} operand{} but {} operand type{}", op.operands.size(),
-                         op.operands.size() == 1 ? "" : "s", op.operandTypes.size(),
-                         op.operandTypes.size() == 1 ? "" : "s"));
+             fmt::format("op has {} but {}", plural(op.operands.size(), "operand"),
+                         plural(op.operandTypes.size(), "operand type")));
     return;
   }
   for (size_t i = 0; i < op.operands.size(); ++i)

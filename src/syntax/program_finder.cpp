@@ -2,6 +2,8 @@
 
 #include <cctype>
 
+#include "support/text.h"
+
 namespace reshardctl {
 
 namespace {
@@ -11,14 +13,7 @@ constexpr std::string_view kModuleLine = "() = \"builtin.module\"";
 // last rule, an empty line and the module line come between.
 constexpr size_t kBannerReach = 4;
 
-bool isBlank(char c) { return c == ' ' || c == '\t' || c == '\r'; }
 bool isDigit(char c) { return c >= '0' && c <= '9'; }
-
-std::string_view trim(std::string_view s) {
-  while (!s.empty() && isBlank(s.front())) s.remove_prefix(1);
-  while (!s.empty() && isBlank(s.back())) s.remove_suffix(1);
-  return s;
-}
 
 // `===-----===`: detail::PrintHeader's rule lines.
 bool isBannerRule(std::string_view s) {
@@ -32,8 +27,7 @@ bool isBannerRule(std::string_view s) {
 // `=` or `:` that joins it to the program.
 std::string_view labelBefore(std::string_view textBeforeBrace) {
   std::string_view label = trim(textBeforeBrace);
-  while (!label.empty() && (label.back() == '=' || label.back() == ':' || isBlank(label.back())))
-    label.remove_suffix(1);
+  while (!label.empty() && (label.back() == '=' || label.back() == ':')) label = trim(label.substr(0, label.size() - 1));
   return label;
 }
 
@@ -129,7 +123,7 @@ class Finder {
     size_t messageAt = glogPrefixLength(text);
     std::string_view message = text.substr(messageAt);
     std::string_view t = trim(message);
-    size_t lead = message.size() - trimLeft(message).size();
+    size_t lead = message.size() - trimStart(message).size();
     bool afterModuleLine = moduleLineAt_ != kNone && moduleLine_ + 1 == lineNumber_;
     if (t.substr(0, kModuleLine.size()) == kModuleLine) {
       moduleLineAt_ = start + messageAt + lead;
@@ -143,11 +137,6 @@ class Finder {
       previousText_ = t;
       previousLine_ = lineNumber_;
     }
-  }
-
-  static std::string_view trimLeft(std::string_view s) {
-    while (!s.empty() && isBlank(s.front())) s.remove_prefix(1);
-    return s;
   }
 
   // `IRPrinting on ...` between two rules becomes the label in waiting.

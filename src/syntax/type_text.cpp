@@ -6,6 +6,7 @@
 #include <fmt/format.h>
 
 #include "ir/diagnostics.h"
+#include "support/text.h"
 
 namespace reshardctl {
 
@@ -38,15 +39,6 @@ std::vector<std::string_view> splitTopLevel(std::string_view text) {
   return parts;
 }
 
-std::string_view trim(std::string_view text, size_t* skipped) {
-  size_t first = text.find_first_not_of(" \t\r\n");
-  if (first == std::string_view::npos) first = text.size();
-  *skipped = first;
-  text.remove_prefix(first);
-  size_t last = text.find_last_not_of(" \t\r\n");
-  return text.substr(0, last == std::string_view::npos ? 0 : last + 1);
-}
-
 // Interprets a text not read before and adds it to `types`.
 const Type* readNewType(TypeTable& types, std::string_view text, size_t offset,
                         TypeTextEvidence* evidence) {
@@ -55,12 +47,11 @@ const Type* readNewType(TypeTable& types, std::string_view text, size_t offset,
   if (stable.starts_with("vec[") && stable.ends_with("]")) {
     type->kind = TypeKind::Vector;
     std::string_view inner = stable.substr(4, stable.size() - 5);
-    size_t position = offset + 4;
-    if (!trim(inner, &position).empty()) {
+    size_t position = offset + 4;  // where `inner`, and so its first element, starts
+    if (!trim(inner).empty()) {
       for (std::string_view part : splitTopLevel(inner)) {
-        size_t skipped = 0;
-        std::string_view element = trim(part, &skipped);
-        type->elements.push_back(readType(types, element, position + skipped, evidence));
+        const size_t skipped = part.size() - trimStart(part).size();
+        type->elements.push_back(readType(types, trim(part), position + skipped, evidence));
         position += part.size() + 1;
       }
     }

@@ -14,6 +14,7 @@
 #include "report/reshard_report.h"
 #include "report/result_json.h"
 #include "report/unified_diff.h"
+#include "support/text.h"
 #include "syntax/printer.h"
 #include "tool/commands.h"
 #include "support/failure.h"
@@ -79,7 +80,7 @@ class ApplyRun {
     if (!result.ok) return {kExitBadInput, "failed"};
     const size_t count = result.inserted.size();
     InputOutcome outcome{kExitOk, options_.diff ? neededReshardsSummary(count)
-                                                : fmt::format("{} reshard{} inserted", count, count == 1 ? "" : "s")};
+                                                : plural(count, "reshard") + " inserted"};
     if (options_.check) outcome = check(loaded, result, *names);
     if (options_.diff && outcome.status != kExitUsage) {
       const int written = diff(loaded) ? outcome.status : kExitUsage;
@@ -131,9 +132,7 @@ class ApplyRun {
 // "in 1 of 2 files", or with the programs of logs taken in turn "in 1 of 5
 // programs of 3 files".
 std::string inputsText(size_t changed, const InputRun& run) {
-  const auto plural = [](size_t n, const char* noun) { return fmt::format("{} {}{}", n, noun, n == 1 ? "" : "s"); };
-  if (run.programs == run.files) return fmt::format("in {} of {}", changed, plural(run.files, "file"));
-  return fmt::format("in {} of {} of {}", changed, plural(run.programs, "program"), plural(run.files, "file"));
+  return fmt::format("in {} of {}", changed, countedIn(run.programs, "program", run.files, "file"));
 }
 
 }  // namespace

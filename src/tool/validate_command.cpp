@@ -20,6 +20,7 @@
 #include "report/json_export.h"
 #include "report/result_json.h"
 #include "reshard/mesh_coords.h"
+#include "support/text.h"
 #include "syntax/printer.h"
 #include "tool/commands.h"
 #include "tool/program_output.h"
@@ -194,12 +195,8 @@ int runValidate(const ValidateCommandOptions& options, Reporter& reporter) {
   const InputRun inputs = forEachInput(files, options.inputs, reporter, stderr, std::ref(validator));
   std::string report = run.text;
   if (inputs.programs > 1)
-    report += fmt::format("validated {}: {} match{}, {} diverge{}, {} failed\n",
-                          inputs.programs == inputs.files
-                              ? fmt::format("{} files", inputs.files)
-                              : fmt::format("{} programs of {} file{}", inputs.programs, inputs.files,
-                                            inputs.files == 1 ? "" : "s"),
-                          run.matching, run.matching == 1 ? "es" : "", run.diverging, run.diverging == 1 ? "s" : "",
+    report += fmt::format("validated {}: {}, {}, {} failed\n", countedIn(inputs.programs, "program", inputs.files, "file"),
+                          plural(run.matching, "matches", "match"), plural(run.diverging, "diverges", "diverge"),
                           run.failed);
   if (options.json) {
     Json document = documentJson("validate");

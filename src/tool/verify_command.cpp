@@ -7,16 +7,13 @@
 #include "passes/lint.h"
 #include "report/json_export.h"
 #include "report/result_json.h"
+#include "support/text.h"
 #include "tool/commands.h"
 #include "tool/input_files.h"
 
 namespace reshardctl {
 
 namespace {
-
-std::string plural(size_t count, const char* noun) {
-  return fmt::format("{} {}{}", count, noun, count == 1 ? "" : "s");
-}
 
 std::string fileSummary(size_t errors, size_t warnings) {
   if (errors == 0 && warnings == 0) return "ok";
@@ -27,8 +24,7 @@ std::string fileSummary(size_t errors, size_t warnings) {
 // "verified 3 files: ...", or with the programs of logs taken in turn
 // "verified 5 programs of 3 files: ...".
 std::string inputsText(const InputRun& run) {
-  if (run.programs == run.files) return plural(run.files, "file");
-  return fmt::format("{} of {}", plural(run.programs, "program"), plural(run.files, "file"));
+  return countedIn(run.programs, "program", run.files, "file");
 }
 
 }  // namespace

@@ -1,14 +1,13 @@
 #include "view/brief_view.h"
 
 #include "reshard/placement.h"
+#include "support/op_names.h"
 #include "syntax/attribute_dictionary.h"
 #include "view/listing_walk.h"
 
 namespace reshardctl {
 
 namespace {
-
-constexpr std::string_view kReshardName = "dist_op.reshard";
 
 std::string_view shapeOfReshard(const Operation& op) {
   for (const Value* value : {op.operandValue(0), op.result(0)})
@@ -31,7 +30,7 @@ std::string BriefFormatter::opLine(size_t opIndex) {
   if (op.numResults() > 0) line += " = ";
   line += op.name();
   appendOperands(line, op);
-  const ReshardReport* report = op.name() == kReshardName ? view_.reshards.of(op) : nullptr;
+  const ReshardReport* report = op.name() == kReshardOp ? view_.reshards.of(op) : nullptr;
   if (report && report->plan) {
     appendReshard(line, op, *report);
   } else {

@@ -6,6 +6,8 @@
 #include <fmt/format.h>
 
 #include "reshard/placement.h"
+#include "support/op_names.h"
+#include "support/text.h"
 #include "view/brief_view.h"
 #include "view/markup_text.h"
 
@@ -13,7 +15,6 @@ namespace reshardctl {
 
 namespace {
 
-constexpr std::string_view kReshardName = "dist_op.reshard";
 constexpr size_t kNamesInLabel = 4;  // results named in a node label before "..."
 
 class DotWriter {
@@ -111,7 +112,7 @@ class DotWriter {
 
   void opNode(const Operation& op, size_t index) {
     out_ += fmt::format("  op{} [label=\"", index);
-    const ReshardReport* report = op.name() == kReshardName ? view_.reshards.of(op) : nullptr;
+    const ReshardReport* report = op.name() == kReshardOp ? view_.reshards.of(op) : nullptr;
     if (report && report->plan) {
       const Plan& plan = *report->plan;
       std::string label = resultNames(op) + "\n" + placementsText(plan.src.placements) + " -> " +
@@ -184,7 +185,7 @@ class DotWriter {
       if (outside == 0) continue;
       const uint32_t id = op.result(i)->id;
       out_ += fmt::format("  u{} [shape=plaintext, style=\"\", fontcolor=\"#6b7785\", label=\"", id);
-      appendDotString(out_, fmt::format("{} more use{}", outside, outside == 1 ? "" : "s"));
+      appendDotString(out_, plural(outside, "more use"));
       out_ += fmt::format("\"];\n  op{} -> u{} [style=dashed, label=\"", index, id);
       appendDotString(out_, view_.labels.name(op.result(i)));
       out_ += "\"];\n";

@@ -6,6 +6,7 @@
 
 #include "report/plan_output.h"
 #include "reshard/placement.h"
+#include "support/text.h"
 #include "syntax/attribute_dictionary.h"
 #include "view/brief_view.h"
 #include "view/graph_layout.h"
@@ -19,13 +20,9 @@ namespace reshardctl {
 
 namespace {
 
-std::string countText(size_t count, std::string_view what) {
-  return fmt::format("{} {}{}", count, what, count == 1 ? "" : "s");
-}
-
 std::string programStats(const ViewContext& view) {
-  return fmt::format("{}, {}, est {}", countText(view.ops.size(), "op"),
-                     countText(view.reshards.reports().size(), "reshard"), usText(view.reshards.totalUs()));
+  return fmt::format("{}, {}, est {}", plural(view.ops.size(), "op"),
+                     plural(view.reshards.reports().size(), "reshard"), usText(view.reshards.totalUs()));
 }
 
 class PageWriter {
@@ -203,7 +200,7 @@ class PageWriter {
     const Comparison compared = compareSideBySide(before, view_);
     BriefFormatter beforeBrief(before, {});
     out_ << "<section id=\"compare\"><h2>Before / after</h2>\n<p class=\"note\">"_markup;
-    out_ << fmt::format("{} added, {} removed, {} changed", countText(compared.added, "op"), compared.removed,
+    out_ << fmt::format("{} added, {} removed, {} changed", plural(compared.added, "op"), compared.removed,
                         compared.changed);
     out_ << "</p>\n<table class=\"compare\">\n<tr><th>"_markup;
     out_ << "before: " + before.source.name();

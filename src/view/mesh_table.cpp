@@ -3,6 +3,7 @@
 #include <iterator>
 
 #include "reshard/placement.h"
+#include "support/op_names.h"
 
 namespace reshardctl {
 
@@ -14,7 +15,7 @@ namespace {
 // shape apart, so the op mesh decides: a reshard within a mesh runs on it.
 bool isBetweenMeshes(const Operation& op) {
   const OpDistAttr* attr = op.distAttr();
-  if (!attr || op.name() != "dist_op.reshard" || op.numOperands() != 1 || op.numResults() != 1) return false;
+  if (!attr || op.name() != kReshardOp || op.numOperands() != 1 || op.numResults() != 1) return false;
   const Value* in = op.operandValue(0);
   const Value* out = op.result(0);
   return in && in->dist && out->dist && !(attr->mesh == in->dist->mesh) && !(attr->mesh == out->dist->mesh);

@@ -2,7 +2,7 @@
 
 #include <random>
 
-#include "passes/sequence_alignment.h"
+#include "support/sequence_alignment.h"
 
 namespace reshardctl {
 
@@ -65,9 +65,9 @@ TEST_CASE("alignment: the longest common subsequence on small sequences") {
       CHECK(pairs.size() == lcsLength(a, b));
     }
   }
-  CHECK(alignSequences({}, {}).empty());
-  CHECK(alignSequences({1, 2}, {}).empty());
-  CHECK(alignSequences({1, 2, 3}, {3, 2, 1}).size() == 1);
+  CHECK(alignSequences(Keys{}, Keys{}).empty());
+  CHECK(alignSequences(Keys{1, 2}, Keys{}).empty());
+  CHECK(alignSequences(Keys{1, 2, 3}, Keys{3, 2, 1}).size() == 1);
 }
 
 TEST_CASE("alignment: the work is O((N+M)·D), so linear when few keys differ") {
@@ -105,6 +105,66 @@ TEST_CASE("alignment: many scattered differences stay near-linear under the cost
   CHECK(pairs.size() >= unchanged * 99 / 100);  // near the longest
   CHECK(stats.diagonalSteps + stats.comparisons <= 4 * (a.size() + b.size()) * options.costLimit);
   CHECK(stats.diagonalSteps + stats.comparisons <= 100 * (a.size() + b.size()));  // 65 measured
+}
+
+namespace {
+
+// The configuration of the line diff (report/unified_diff.cpp).
+AlignmentOptions tracedWithUniqueSplit(size_t budget = SIZE_MAX) {
+  AlignmentOptions options;
+  options.tracedWindow = 4096;
+  options.tracedBudget = budget;
+  options.uniqueKeySplit = true;
+  return options;
+}
+
+}  // namespace
+
+TEST_CASE("alignment: the traced search is minimal on small sequences") {
+  std::mt19937 random(17);
+  for (int round = 0; round < 400; ++round) {
+    Keys a = randomKeys(random, random() % 60, 1 + random() % 8);
+    Keys b = round % 2 ? randomKeys(random, random() % 60, 1 + random() % 8) : edited(random, a, random() % 12);
+    AlignmentStats stats;
+    auto pairs = alignSequences(a, b, tracedWithUniqueSplit(), &stats);
+    REQUIRE(isCommonSubsequence(a, b, pairs));
+    CHECK(pairs.size() == lcsLength(a, b));
+    CHECK(stats.diagonalSteps == 0);  // the linear-space search was never needed
+    // With no budget: still a common subsequence, never longer than the longest.
+    auto bounded = alignSequences(a, b, tracedWithUniqueSplit(0));
+    REQUIRE(isCommonSubsequence(a, b, bounded));
+    CHECK(bounded.size() <= pairs.size());
+  }
+}
+
+TEST_CASE("alignment: past the budget, unique keys split and the rest stays unmatched") {
+  // Runs of repeated keys between unique ones: the patience split matches
+  // the unique keys; with no budget the repeated runs are left unmatched.
+  Keys a, b;
+  for (uint64_t i = 0; i < 50; ++i) {
+    a.insert(a.end(), {1'000 + i, 7, 7, 8, 8});
+    b.insert(b.end(), {1'000 + i, 8, 8, 7, 7});
+  }
+  AlignmentStats stats;
+  auto pairs = alignSequences(a, b, tracedWithUniqueSplit(0), &stats);
+  REQUIRE(isCommonSubsequence(a, b, pairs));
+  CHECK(stats.uniqueKeySplits == 1);
+  CHECK(stats.tracedRanges == 0);
+  CHECK(pairs.size() == 50);
+  // With a budget, the gaps get their shortest scripts too.
+  pairs = alignSequences(a, b, tracedWithUniqueSplit());
+  CHECK(pairs.size() == lcsLength(a, b));
+}
+
+TEST_CASE("alignment: a large range without unique keys goes to the linear-space search") {
+  std::mt19937 random(23);
+  const Keys a = randomKeys(random, 20'000, 4);  // every key repeated: no patience split
+  const Keys b = edited(random, a, 30);
+  AlignmentStats stats;
+  auto pairs = alignSequences(a, b, tracedWithUniqueSplit(), &stats);
+  REQUIRE(isCommonSubsequence(a, b, pairs));
+  CHECK(stats.diagonalSteps > 0);
+  CHECK(pairs.size() >= a.size() - 30);
 }
 
 }  // namespace reshardctl
