@@ -75,7 +75,7 @@ struct CommandLine {
 
   // Only `only`'s flags, or with nullptr every subcommand's.
   explicit CommandLine(const SubcommandSpec* only) : complete(only == nullptr) {
-    app.set_version_flag("-V,--version", versionText());
+    app.set_version_flag("-V,--version", versionText);  // asked only for -V: it asks exec/ for the backends
     app.require_subcommand(0, 1);
     app.footer(kFooter);
     addChoiceOption(app, "--generate", generate, kDocuments, "Write the man page or a shell completion script")
