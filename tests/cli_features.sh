@@ -27,8 +27,11 @@ case $case in
     same "$work/tp.expected" "$work/tp_mlp_2x2_before.ir" "patched tp"
     expect_exit 0 "$tool" apply --diff "$after"
     [ ! -s "$work/out" ] || fail "apply --diff printed a diff for a program apply does not change"
-    expect_exit 1 "$tool" apply --diff --check "$before"
-    contains "$work/out" "+++ $before"
+    expect_exit 2 "$tool" apply --diff --check "$before"  # a patch and a list on one stdout: refused
+    contains "$work/err" "--check and --diff cannot be combined"
+    [ ! -s "$work/out" ] || fail "apply --diff --check wrote something"
+    expect_exit 2 "$tool" apply --check --diff --json "$before"
+    contains "$work/err" "--check and --diff cannot be combined"
     ;;
   diff-unified-patches)  # diff -u is a unified diff of the two texts that patch applies; the listing is no patch
     expect_exit 1 "$tool" diff "$before" "$after"

@@ -1,7 +1,8 @@
-// `reshardctl apply`: read → partition pass → print. With --check, list what
-// the pass would insert and write nothing; with --diff, print the change as
-// a unified diff and write nothing; with --in-place, write each input back.
+// `reshardctl apply`: read → partition pass → one of four modes (ApplyMode):
+// write the result, list what the pass would insert (--check), print the
+// change as a unified diff (--diff), or write each input back (--in-place).
 #include <cstdio>
+#include <memory>
 #include <optional>
 #include <set>
 
@@ -14,15 +15,37 @@
 #include "report/reshard_report.h"
 #include "report/result_json.h"
 #include "report/unified_diff.h"
+#include "reshard/cost_model.h"
+#include "support/failure.h"
 #include "support/text.h"
 #include "syntax/printer.h"
-#include "tool/commands.h"
-#include "support/failure.h"
+#include "tool/cli.h"
+#include "tool/cli_support.h"
+#include "tool/input_files.h"
 #include "tool/program_output.h"
+#include "tool/reporting.h"
 
 namespace reshardctl {
 
 namespace {
+
+// What apply does with each result; one mode per run, chosen at parse time.
+enum class ApplyMode {
+  Write,    // the result to -o (standard output by default)
+  Check,    // write nothing; list what would be inserted, exit 1 if anything
+  Diff,     // write nothing; a unified diff from each input to its result
+  InPlace,  // write each result back to its input file
+};
+
+struct ApplyOptions {
+  InputSelection inputs;  // several only with --check, --in-place or --diff; with --program
+  std::string output = "-";
+  ApplyMode mode = ApplyMode::Write;
+  bool stats = false;  // report the inserted reshards and their planned cost on stderr
+  CostModel costs;     // for the stats
+  PartitionOptions pass;  // the partition pass's switches
+  bool json = false;     // with --check: the findings as JSON (schema/check.schema.json)
+};
 
 // `--stats`: how many reshards the pass inserted and what their plans cost.
 // Only those still in the program count: folding may erase some again.
@@ -73,25 +96,33 @@ class ApplyRun {
 
  private:
   InputOutcome applyTo(const std::string& path, LoadedProgram& loaded, DiagnosticEngine& diagnostics) {
-    // --check names operands as the input does: number before the pass renumbers.
+    // --check names operands as the input does: numbered before the pass renumbers.
     std::optional<ValueNames> names;
-    if (options_.check) names.emplace(*loaded.program);
+    if (options_.mode == ApplyMode::Check) names.emplace(*loaded.program);
     PartitionResult result = applyPartitionPass(*loaded.program, diagnostics, options_.pass);
     if (!result.ok) return {kExitBadInput, "failed"};
-    const size_t count = result.inserted.size();
-    InputOutcome outcome{kExitOk, options_.diff ? neededReshardsSummary(count)
-                                                : plural(count, "reshard") + " inserted"};
-    if (options_.check) outcome = check(loaded, result, *names);
-    if (options_.diff && outcome.status != kExitUsage) {
-      const int written = diff(loaded) ? outcome.status : kExitUsage;
-      outcome.status = written;
-    } else if (!options_.check && !options_.diff) {
-      outcome.status = options_.inPlace ? writeProgramInPlace(*loaded.program, loaded, path, diagnostics)
-                                        : writeProgram(*loaded.program, options_.output, diagnostics);
-    }
-    if (outcome.status != kExitUsage && options_.stats) printStats(*loaded.program, result, options_.costs, options_.check, reporter_);
+    const InputOutcome outcome = finish(path, loaded, result, names, diagnostics);
+    if (outcome.status != kExitUsage && options_.stats)
+      printStats(*loaded.program, result, options_.costs, options_.mode == ApplyMode::Check, reporter_);
     return outcome;
   }
+
+  // The mode's way from the pass's result to what it writes.
+  InputOutcome finish(const std::string& path, const LoadedProgram& loaded, const PartitionResult& result,
+                      const std::optional<ValueNames>& names, DiagnosticEngine& diagnostics) {
+    const size_t count = result.inserted.size();
+    switch (options_.mode) {
+      case ApplyMode::Write:
+        return {writeProgram(*loaded.program, options_.output, diagnostics), insertedSummary(count)};
+      case ApplyMode::InPlace:
+        return {writeProgramInPlace(*loaded.program, loaded, path, diagnostics), insertedSummary(count)};
+      case ApplyMode::Check: return check(loaded, result, *names);
+      case ApplyMode::Diff: return {diff(loaded) ? kExitOk : kExitUsage, neededReshardsSummary(count)};
+    }
+    return {kExitUsage, "failed"};
+  }
+
+  static std::string insertedSummary(size_t count) { return plural(count, "reshard") + " inserted"; }
 
   // As formatters' --check: 0 when the pass would change nothing, 1 when it would.
   InputOutcome check(const LoadedProgram& loaded, const PartitionResult& result, const ValueNames& names) {
@@ -135,36 +166,95 @@ std::string inputsText(size_t changed, const InputRun& run) {
   return fmt::format("in {} of {}", changed, countedIn(run.programs, "program", run.files, "file"));
 }
 
-}  // namespace
+// --check's closing line, or its JSON document.
+int finishCheck(const ApplyOptions& options, const CheckTotals& totals, const InputRun& inputs, Reporter& reporter) {
+  if (options.json) {
+    nlohmann::ordered_json document = documentJson("check");
+    document["files"] = totals.files;
+    document["reshards"] = totals.reshards;
+    return writeStdout(dumpJson(document), reporter) ? inputs.status : kExitUsage;
+  }
+  if (inputs.programs > 1)
+    reporter.summary(stdout, fmt::format("{} {}", neededReshardsSummary(totals.reshards),
+                                         inputsText(totals.inputsChanged, inputs)));
+  else if (totals.reshards > 0 && !writeStdout(neededReshardsSummary(totals.reshards) + "\n", reporter))
+    return kExitUsage;
+  return inputs.status;
+}
 
 int runApply(const ApplyOptions& options, Reporter& reporter) {
   const std::vector<std::string> files = expandInputs(options.inputs, reporter);
   const bool several = files.size() > 1 || options.inputs.recursive;
-  if (several && !options.check && !options.inPlace && !options.diff)
+  if (several && options.mode == ApplyMode::Write)
     throw Failure(FailureKind::Usage, "several inputs need --check, --diff or --in-place (one output cannot hold them all)");
-  if (options.inPlace && std::find(files.begin(), files.end(), "-") != files.end())
+  if (options.mode == ApplyMode::InPlace && std::find(files.begin(), files.end(), "-") != files.end())
     throw Failure(FailureKind::Usage, "--in-place needs an input file, not standard input");
   ApplyRun run(options, reporter);
   // --check's lines are its result (stdout), unless that is the JSON document.
-  std::FILE* summaries = options.check && !options.json ? stdout : stderr;
+  std::FILE* summaries = options.mode == ApplyMode::Check && !options.json ? stdout : stderr;
   // --in-place writes a file back whole: a log's program must be chosen.
-  const InputRun inputs = forEachInput(files, options.inputs, reporter, summaries, std::ref(run),
-                                      options.inPlace ? SeveralPrograms::WholeFile : SeveralPrograms::InTurn);
-  const CheckTotals& totals = run.totals();
-  if (options.check && !options.json) {
-    if (inputs.programs > 1)
-      reporter.summary(stdout, fmt::format("{} {}", neededReshardsSummary(totals.reshards),
-                                           inputsText(totals.inputsChanged, inputs)));
-    else if (totals.reshards > 0 && !writeStdout(neededReshardsSummary(totals.reshards) + "\n", reporter))
-      return kExitUsage;
-  }
-  if (options.check && options.json) {
-    nlohmann::ordered_json document = documentJson("check");
-    document["files"] = totals.files;
-    document["reshards"] = totals.reshards;
-    if (!writeStdout(dumpJson(document), reporter)) return kExitUsage;
-  }
+  const InputRun inputs =
+      forEachInput(files, options.inputs, reporter, summaries, std::ref(run),
+                  options.mode == ApplyMode::InPlace ? SeveralPrograms::WholeFile : SeveralPrograms::InTurn);
+  if (options.mode == ApplyMode::Check) return finishCheck(options, run.totals(), inputs, reporter);
   return inputs.status;
 }
+
+// The command line's four switches for the mode, before they become one.
+struct ApplyFlags : WithCostFlags<ApplyOptions> {
+  bool check = false, diff = false, inPlace = false;
+};
+
+// The mode the switches name. CLI11 has refused -o with any of them and
+// --in-place with --check or --diff already.
+ApplyMode modeOf(const ApplyFlags& flags) {
+  if (flags.check && flags.diff)
+    throw CLI::ValidationError(
+        "--check and --diff cannot be combined: --check writes the reshards the pass would insert (or, with "
+        "--json, a JSON document) and --diff a patch, to the same standard output; run them one after the other");
+  if (flags.check) return ApplyMode::Check;
+  if (flags.diff) return ApplyMode::Diff;
+  return flags.inPlace ? ApplyMode::InPlace : ApplyMode::Write;
+}
+
+SubcommandRunner defineApply(CLI::App& command, ReportingOptions& reporting) {
+  auto flags = std::make_shared<ApplyFlags>();
+  ApplyOptions& options = flags->options;
+  addInputsOutputProgram(command, options.inputs, options.output);
+  command.add_flag("--stats", options.stats,
+                   "Report on stderr how many reshards were inserted (with --check: would be) and their "
+                   "estimated cost");
+  addCostModelFlags(command, options.costs, flags->costs);
+  addPartitionFlags(command, options.pass);
+  CLI::Option* check =
+      command.add_flag("--check", flags->check,
+                       "Write nothing; list the reshards the pass would insert (as warnings) and exit 1 if any")
+          ->excludes("--output");
+  CLI::Option* inPlace = command.add_flag("-i,--in-place", flags->inPlace,
+                                          "Write the result back to each input file (in a log, over that "
+                                          "program's lines only)")
+                             ->excludes("--output")
+                             ->excludes(check);
+  command.add_flag("--diff", flags->diff,
+                   "Write nothing; print a unified diff from each input to its result (patch -p0 applies it)")
+      ->excludes("--output")
+      ->excludes(inPlace);
+  command.add_flag("--json", options.json, "With --check: the findings as JSON on stdout (schema/check.schema.json)")
+      ->needs(check);
+  addReportingFlags(command, reporting);
+  command.footer(fmt::format("Several inputs (or -r) need --check, --diff or --in-place. {}\nExit status: 0 done "
+                             "(--check: nothing to insert), 1 bad input or (--check) reshards would be inserted, {}.",
+                             kSeveralInputs, kUsageExit));
+  // Runs after CLI11's own checks of the flags, still while parsing.
+  command.callback([flags] { flags->options.mode = modeOf(*flags); });
+  return runnerWithCosts(flags, runApply);
+}
+
+}  // namespace
+
+const SubcommandSpec kApplySubcommand{"apply",
+                                      "Run the partition pass: insert dist_op.reshard where an operand's layout "
+                                      "differs from what its op needs",
+                                      defineApply};
 
 }  // namespace reshardctl

@@ -266,8 +266,11 @@ std::string zshCompletion(const CLI::App& app) {
       commands, cases);
 }
 
-bool writeCliDocument(const CLI::App& app, const std::string& kind, std::FILE* out) {
-  const std::string text = kind == "man" ? manPage(app) : kind == "bash" ? bashCompletion(app) : zshCompletion(app);
+bool writeCliDocument(const CLI::App& app, CliDocument kind, std::FILE* out) {
+  if (kind == CliDocument::None) return true;
+  const std::string text = kind == CliDocument::Man    ? manPage(app)
+                           : kind == CliDocument::Bash ? bashCompletion(app)
+                                                       : zshCompletion(app);
   return std::fwrite(text.data(), 1, text.size(), out) == text.size() && std::fflush(out) == 0;
 }
 

@@ -15,7 +15,15 @@ std::string manPage(const CLI::App& app);         // reshardctl.1, roff
 std::string bashCompletion(const CLI::App& app);  // for bash-completion
 std::string zshCompletion(const CLI::App& app);   // _reshardctl
 
-// `kind` is man, bash or zsh; false when it cannot be written.
-bool writeCliDocument(const CLI::App& app, const std::string& kind, std::FILE* out);
+// What --generate writes.
+enum class CliDocument {
+  None,  // nothing: --generate was not given
+  Man,
+  Bash,
+  Zsh,
+};
+
+// False when it cannot be written.
+bool writeCliDocument(const CLI::App& app, CliDocument kind, std::FILE* out);
 
 }  // namespace reshardctl

@@ -8,7 +8,10 @@
 #include <fmt/format.h>
 
 #include "exec/execution_backend.h"
+#include "passes/partition_pass.h"
+#include "reshard/cost_model.h"
 #include "tool/build_info.h"
+#include "tool/input_files.h"
 #include "tool/suggest.h"
 
 namespace reshardctl {
@@ -86,7 +89,93 @@ std::string unknownArguments(const CLI::App& command, const std::string& command
   return message;
 }
 
+// What the cost model accepts: any real link, nothing absurd (a typo of a
+// few digits should not silently plan for a 1e300 GB/s network).
+constexpr double kMaxBandwidthGBs = 1e6;  // 1 PB/s
+constexpr double kMaxLatencyUs = 1e9;     // 1000 s
+
+constexpr const char* kProgramHelp =
+    "Which program of a file holding several (a log; see `reshardctl list`): its number, or text "
+    "its label contains (the first such program)";
+
 }  // namespace
+
+void addOutput(CLI::App& command, std::string& output) {
+  command.add_option("-o,--output", output, "Where to write ('-' = standard output)")->default_str("-");
+}
+
+void addInputsOutputProgram(CLI::App& command, InputSelection& inputs, std::string& output) {
+  addInputFlags(command, inputs);
+  addOutput(command, output);
+  addProgramOption(command, inputs);
+}
+
+void addInputOutput(CLI::App& command, std::string& input, std::string& output) {
+  command.add_option("input", input, "Program dump to read ('-' = standard input)")->default_str("-");
+  addOutput(command, output);
+}
+
+// Without --program, several inputs or -r take each program of a log in turn.
+void addProgramOption(CLI::App& command, InputSelection& inputs) {
+  command.add_option("--program", inputs.program,
+                     std::string(kProgramHelp) + "; without it, several inputs or -r take each program of a "
+                                                 "log in turn (FILE#N)");
+}
+
+void addProgramOption(CLI::App& command, std::string& selector) {
+  command.add_option("--program", selector, kProgramHelp);
+}
+
+void addPartitionFlags(CLI::App& command, PartitionOptions& options) {
+  command.add_flag("--split-cross-mesh", options.splitCrossMesh,
+                   "A change of mesh and layout becomes two reshards: to the destination "
+                   "mesh keeping the layout, then the layout change (decompose_reshard_pass)");
+  command.add_flag("--fold", options.fold,
+                   "Reshard a reshard's result from that reshard's input; remove reshards "
+                   "left without uses");
+  command.add_flag("--dedupe", options.dedupe,
+                   "One reshard per (value, destination layout) instead of one per use");
+  command.add_flag("--reshard-results", options.reshardResults,
+                   "A result whose type disagrees with its op_dist_attr entry takes the "
+                   "entry's layout; a reshard back to the old layout follows the op");
+}
+
+void addCostModelFlags(CLI::App& command, CostModel& costs, CostFlags& flags) {
+  const CostModel defaults;
+  const CLI::Validator bandwidth = numberIn(0, kMaxBandwidthGBs, true, "GB/s");
+  const CLI::Validator latency = numberIn(0, kMaxLatencyUs, false, "us");
+  command.add_option("--bandwidth", flags.bandwidths,
+                     "Bus bandwidth per mesh dim in GB/s, comma-separated; the last applies to higher dims")
+      ->allow_extra_args(false)  // one argument per flag; commas split it
+      ->delimiter(',')
+      ->check(bandwidth)
+      ->default_str(fmt::format("{:g}", defaults.link.bandwidthGBs));
+  command.add_option("--latency", flags.latencies,
+                     "Latency per ring hop per mesh dim in us, comma-separated; the last applies to higher dims")
+      ->allow_extra_args(false)  // one argument per flag; commas split it
+      ->delimiter(',')
+      ->check(latency)
+      ->default_str(fmt::format("{:g}", defaults.link.latencyUs));
+  command.add_option("--cross-bandwidth", costs.crossMesh.bandwidthGBs,
+                     "Bandwidth of moves between meshes in GB/s")
+      ->check(bandwidth)
+      ->capture_default_str();
+  command.add_option("--cross-latency", costs.crossMesh.latencyUs, "Latency of moves between meshes in us")
+      ->check(latency)
+      ->capture_default_str();
+  command.add_option("--launch-latency", costs.launchUs, "Fixed cost of every collective in us")
+      ->check(latency)
+      ->capture_default_str();
+}
+
+void finishCostModel(CostModel& costs, const CostFlags& flags) {
+  costs.setMeshDimLinks(flags.bandwidths, flags.latencies);
+}
+
+const Choices<BackendKind>& backendChoices() {
+  static const Choices<BackendKind> choices = {{"cpu", BackendKind::Cpu}, {"nccl", BackendKind::Nccl}};
+  return choices;
+}
 
 CLI::Validator positiveNumber() { return numberAbove(0, false, "a number greater than 0"); }
 CLI::Validator nonNegativeNumber() { return numberAbove(0, true, "a number of at least 0"); }

@@ -1,14 +1,107 @@
-// What the command line needs besides its definition (cli.cpp): range checks
-// that say what is allowed in words, usage errors that name the unknown
-// subcommand or flag and suggest the closest one, and the --version text.
+// What the subcommands' definitions share (cli.h's table): the flags
+// several subcommands take, closed sets of flag values parsed into enums,
+// range checks that say what is allowed in words, usage errors that name the
+// unknown subcommand or flag and suggest the closest one, and the --version
+// text.
 #pragma once
 
 #include <cstdint>
+#include <memory>
 #include <string>
+#include <vector>
 
 #include <CLI/CLI.hpp>
 
+#include "tool/cli.h"
+
 namespace reshardctl {
+
+struct CostModel;
+struct InputSelection;
+struct PartitionOptions;
+
+// The footers' common words.
+inline constexpr const char* kUsageExit = "2 bad usage or an I/O error";
+inline constexpr const char* kSeveralInputs = "With several inputs, the exit status is the worst of them.";
+
+void addOutput(CLI::App& command, std::string& output);  // -o,--output, default '-'
+// The positional inputs (input_files.h), -o and --program: a command that
+// reads several programs into one output.
+void addInputsOutputProgram(CLI::App& command, InputSelection& inputs, std::string& output);
+// The positional input (default '-') and -o.
+void addInputOutput(CLI::App& command, std::string& input, std::string& output);
+// `--program N|TEXT`, on every command that reads one program: which program
+// of a file holding several (a log) to read (input_files.h). The first for
+// commands that take several inputs (input_files.h).
+void addProgramOption(CLI::App& command, InputSelection& inputs);
+void addProgramOption(CLI::App& command, std::string& selector);
+// The partition pass's switches: apply, plan --apply, run --apply, validate --apply.
+void addPartitionFlags(CLI::App& command, PartitionOptions& options);
+
+// The cost-model flags; the per-mesh-dim lists go into the model after
+// parsing (finishCostModel). Each list flag takes exactly one argument,
+// split at commas, so `--bandwidth 370,25 FILE` leaves FILE to be the input.
+struct CostFlags {
+  std::vector<double> bandwidths;
+  std::vector<double> latencies;
+};
+void addCostModelFlags(CLI::App& command, CostModel& costs, CostFlags& flags);
+void finishCostModel(CostModel& costs, const CostFlags& flags);
+
+// A command's options beside its cost-model flags.
+template <typename Options>
+struct WithCostFlags {
+  Options options;
+  CostFlags costs;
+};
+
+// The runner of a command with cost-model flags (`flags->options.costs`,
+// `flags->costs`): the model finished, then `run`.
+template <typename Flags, typename Options>
+SubcommandRunner runnerWithCosts(std::shared_ptr<Flags> flags, int (*run)(const Options&, Reporter&)) {
+  return [flags, run](Reporter& reporter) {
+    finishCostModel(flags->options.costs, flags->costs);
+    return run(flags->options, reporter);
+  };
+}
+
+// A closed set of flag values: each name and the enum it stands for, in the
+// order help lists them.
+template <typename Enum>
+struct Choice {
+  const char* name;
+  Enum value;
+};
+template <typename Enum>
+using Choices = std::vector<Choice<Enum>>;
+
+template <typename Enum>
+const char* choiceName(const Choices<Enum>& choices, Enum value) {
+  for (const Choice<Enum>& choice : choices)
+    if (choice.value == value) return choice.name;
+  return "";
+}
+
+// `FLAG NAME` with NAME one of `choices`, parsed into `value` here, once.
+// Help, man page, completions and errors are CLI::IsMember's ("--emit: foo
+// not in {ir,json}"); the default shown is `value`'s name.
+template <typename Enum>
+CLI::Option* addChoiceOption(CLI::App& command, const std::string& flag, Enum& value, const Choices<Enum>& choices,
+                             const std::string& help) {
+  std::vector<std::string> names;
+  for (const Choice<Enum>& choice : choices) names.emplace_back(choice.name);
+  const auto parse = [&value, choices](const std::string& name) {
+    for (const Choice<Enum>& choice : choices)
+      if (name == choice.name) value = choice.value;
+  };
+  return command.add_option_function<std::string>(flag, parse, help)
+      ->check(CLI::IsMember(names))
+      ->default_str(choiceName(choices, value));
+}
+
+// Where `run` and `validate` run their reshards.
+enum class BackendKind { Cpu, Nccl };
+const Choices<BackendKind>& backendChoices();  // cpu, nccl
 
 // "must be a number greater than 0, not '-1'": values that are not finite
 // (1e400) fail too.

@@ -2,15 +2,18 @@
 // summary line, JSON, or (-u) the summary line and a unified diff of the
 // two texts.
 #include <cstdio>
+#include <memory>
 
 #include "passes/program_diff.h"
 #include "report/json_export.h"
 #include "report/result_json.h"
 #include "report/unified_diff.h"
-#include "tool/commands.h"
 #include "support/failure.h"
+#include "tool/cli.h"
+#include "tool/cli_support.h"
 #include "tool/input_files.h"
 #include "tool/program_output.h"
+#include "tool/reporting.h"
 
 namespace reshardctl {
 
@@ -19,6 +22,17 @@ namespace {
 constexpr ExitCode kDiffEqual = kExitOk;
 constexpr ExitCode kDiffDifferent = kExitBadInput;
 constexpr ExitCode kDiffTrouble = kExitUsage;
+
+struct DiffCommandOptions {
+  std::string before;
+  std::string after;  // "" with two --program: both programs come from `before`
+  std::vector<std::string> programs;  // --program: the first for `before`, the second for `after`
+  std::vector<std::string> ignoredAttributes;
+  bool stat = false;  // only the summary line
+  bool unified = false;  // a unified diff of the two texts, under the summary line
+  size_t context = 3;    // its lines of context
+  bool json = false;     // the changes as JSON (schema/diff.schema.json)
+};
 
 // The program's own lines: the whole file, or its part of a log.
 std::string_view programText(const LoadedProgram& loaded) {
@@ -68,8 +82,7 @@ bool writeDiffOutput(const ProgramDiff& diff, const LoadedProgram& before, const
   return written;
 }
 
-}  // namespace
-
+// Exits as diff(1): 0 equal, 1 different, 2 trouble (unreadable or bad input).
 int runDiff(const DiffCommandOptions& options, Reporter& reporter) {
   if (const char* problem = usageProblem(options)) throw Failure(FailureKind::Usage, problem);
   DiagnosticEngine beforeDiagnostics = reporter.engine();
@@ -98,5 +111,44 @@ int runDiff(const DiffCommandOptions& options, Reporter& reporter) {
   }
   return diff.equal() ? kDiffEqual : kDiffDifferent;
 }
+
+SubcommandRunner defineDiff(CLI::App& command, ReportingOptions& reporting) {
+  auto options = std::make_shared<DiffCommandOptions>();
+  DiffCommandOptions& diff = *options;
+  command.add_option("before", diff.before, "The old program")->required();
+  command.add_option("after", diff.after, "The new program (leave it out to compare two programs of "
+                                          "one file: --program A --program B FILE)");
+  command.add_option("--program", diff.programs,
+                     "Which program of a file holding several: given once, for both files; twice, the "
+                     "first for the old program and the second for the new")
+      ->allow_extra_args(false);
+  command.add_option("--ignore-attr", diff.ignoredAttributes,
+                     "Leave this attribute out of the comparison (repeatable)")
+      ->allow_extra_args(false);  // one name per flag, so inputs after it stay positional
+  CLI::Option* stat = command.add_flag("--stat", diff.stat, "Print only a summary line");
+  CLI::Option* unified =
+      command.add_flag("-u,--unified", diff.unified,
+                       "When they differ: the summary line, then a unified diff of the two files' texts")
+          ->excludes(stat);
+  command.add_option_function<size_t>(
+             "-U,--context", [&diff](size_t lines) { diff.context = lines, diff.unified = true; },
+             "Lines of context in the unified diff (implies -u)")
+      ->check(unsignedInteger())
+      ->default_str("3")
+      ->excludes(stat);
+  command.add_flag("--json", diff.json, "The changes as JSON (schema/diff.schema.json)")
+      ->excludes(stat)
+      ->excludes(unified);
+  addReportingFlags(command, reporting);
+  command.footer("Exit status: 0 equal, 1 different, 2 trouble (bad input, unreadable file, bad usage), as diff(1).");
+  return [options](Reporter& reporter) { return runDiff(*options, reporter); };
+}
+
+}  // namespace
+
+const SubcommandSpec kDiffSubcommand{"diff",
+                                     "Compare two programs by structure (renumbering is no difference); "
+                                     "exit 0 equal, 1 different, 2 trouble",
+                                     defineDiff};
 
 }  // namespace reshardctl

@@ -4,21 +4,32 @@
 // many programs is listed in about the time it takes to read it.
 #include <memory>
 
+#include <fmt/format.h>
+
 #include <nlohmann/json.hpp>
 
 #include "report/diagnostic_formats.h"
 #include "report/json_export.h"
 #include "report/result_json.h"
 #include "syntax/program_finder.h"
-#include "tool/commands.h"
+#include "tool/cli.h"
+#include "tool/cli_support.h"
 #include "tool/input_files.h"
 #include "tool/program_output.h"
+#include "tool/reporting.h"
 
 namespace reshardctl {
 
 namespace {
 
 using Json = nlohmann::ordered_json;
+
+// `reshardctl list FILE...`: the programs each file (a log) holds, one a line.
+struct ListOptions {
+  InputSelection inputs;  // files, not programs: each is listed whole
+  std::string output = "-";
+  bool json = false;  // schema/list.schema.json
+};
 
 Json programsJson(const SourceFile& source, const std::vector<FoundProgram>& programs) {
   Json list = Json::array();
@@ -35,8 +46,6 @@ Json programsJson(const SourceFile& source, const std::vector<FoundProgram>& pro
   }
   return list;
 }
-
-}  // namespace
 
 int runList(const ListOptions& options, Reporter& reporter) {
   Json document = documentJson("list");
@@ -79,5 +88,24 @@ int runList(const ListOptions& options, Reporter& reporter) {
   reporter.report(diagnostics);
   return std::max(run.status, written);
 }
+
+SubcommandRunner defineList(CLI::App& command, ReportingOptions& reporting) {
+  auto options = std::make_shared<ListOptions>();
+  addInputFlags(command, options->inputs,
+                "Files to read: logs or dumps ('-' = standard input, the default); with -r, directories too");
+  addOutput(command, options->output);
+  command.add_flag("--json", options->json, "Write JSON instead of a table (schema/list.schema.json)");
+  addReportingFlags(command, reporting);
+  command.footer(fmt::format("{}\nExit status: 0 listed, 1 no program found, {}.", kSeveralInputs, kUsageExit));
+  return [options](Reporter& reporter) { return runList(*options, reporter); };
+}
+
+}  // namespace
+
+const SubcommandSpec kListSubcommand{"list",
+                                     "List the programs each file holds (a training log, a dump of one program "
+                                     "per pass): number, lines, op count, distributed or not, the pass and label "
+                                     "that name it",
+                                     defineList};
 
 }  // namespace reshardctl

@@ -4,14 +4,22 @@
 // forms like the dump and JSON: --error-format governs the diagnostics on
 // standard error, never them.
 #include <cstdio>
+#include <limits>
+#include <memory>
 #include <optional>
 
+#include <fmt/format.h>
+
 #include "report/json_export.h"
+#include "reshard/cost_model.h"
 #include "syntax/printer.h"
-#include "tool/commands.h"
+#include "tool/cli.h"
+#include "tool/cli_support.h"
+#include "tool/input_files.h"
 #include "tool/output_file.h"
 #include "support/failure.h"
 #include "tool/input_files.h"
+#include "tool/reporting.h"
 #include "view/brief_view.h"
 #include "view/dot_view.h"
 #include "view/html_page.h"
@@ -20,15 +28,34 @@ namespace reshardctl {
 
 namespace {
 
-bool isView(const std::string& emit) { return emit == "brief" || emit == "dot" || emit == "html"; }
+// The dump, JSON (json_export.h), or a view (src/view/).
+enum class Emit { Ir, Json, Brief, Dot, Html };
+
+const Choices<Emit> kEmitChoices = {
+    {"ir", Emit::Ir}, {"json", Emit::Json}, {"brief", Emit::Brief}, {"dot", Emit::Dot}, {"html", Emit::Html}};
+
+struct PrintOptions {
+  InputSelection inputs;     // printed one after another; with --program
+  std::string output = "-";
+  Emit emit = Emit::Ir;
+  bool brief = false;  // --brief: the same as --emit=brief
+  std::vector<std::string> shownAttributes;  // views: attributes to show by name
+  std::string focus;   // views: only the neighbourhood of this value ("%9")
+  int depth = 2;       // with focus: how many dataflow steps around it
+  std::string compare;  // html: the program before `apply`, shown side by side
+  size_t maxOps = 5000;  // html: the most op rows the page inlines
+  CostModel costs;       // reshard costs in the views
+};
+
+bool isView(Emit emit) { return emit == Emit::Brief || emit == Emit::Dot || emit == Emit::Html; }
 
 // Flags that mean nothing for the chosen output: bad usage, said before reading.
-std::string usageProblem(const PrintOptions& options, const std::string& emit) {
-  if (options.brief && options.emit != "ir" && options.emit != "brief")
-    return "--brief cannot be combined with --emit=" + options.emit;
+std::string usageProblem(const PrintOptions& options, Emit emit) {
+  if (options.brief && options.emit != Emit::Ir && options.emit != Emit::Brief)
+    return std::string("--brief cannot be combined with --emit=") + choiceName(kEmitChoices, options.emit);
   if (!isView(emit) && (!options.focus.empty() || !options.shownAttributes.empty()))
     return "--focus and --show-attr apply to the views (--brief, --emit=dot, --emit=html)";
-  if (emit != "html" && !options.compare.empty()) return "--compare applies to --emit=html";
+  if (emit != Emit::Html && !options.compare.empty()) return "--compare applies to --emit=html";
   return "";
 }
 
@@ -52,7 +79,7 @@ std::optional<std::string> htmlView(ViewContext& view, const OpSelection& select
 }
 
 // The view's text, or nullopt with *failure set (diagnosed).
-std::optional<std::string> viewText(const LoadedProgram& loaded, const PrintOptions& options, const std::string& emit,
+std::optional<std::string> viewText(const LoadedProgram& loaded, const PrintOptions& options, Emit emit,
                                     Reporter& reporter, DiagnosticEngine& diagnostics, int* failure) {
   ViewContext view(*loaded.program, *loaded.source, options.costs);
   OpSelection selection = OpSelection::all(view.ops);
@@ -66,8 +93,8 @@ std::optional<std::string> viewText(const LoadedProgram& loaded, const PrintOpti
     }
     selection = std::move(*around);
   }
-  if (emit == "brief") return writeBrief(view, selection, options.shownAttributes);
-  if (emit == "dot") return writeDot(view, selection);
+  if (emit == Emit::Brief) return writeBrief(view, selection, options.shownAttributes);
+  if (emit == Emit::Dot) return writeDot(view, selection);
   return htmlView(view, selection, options, reporter, failure);
 }
 
@@ -84,17 +111,17 @@ bool put(std::FILE* out, const std::string& text) {
 // (Graphviz draws each digraph of a file: `dot -Tsvg -O`). The dump and JSON
 // need none: programs one after another are a log (`reshardctl list`), JSON
 // documents one after another what jq reads.
-std::string viewHeader(const std::string& emit, const std::string& name) {
-  if (emit == "brief") return "==> " + name + " <==\n";
-  if (emit == "dot") return "// " + name + "\n";
+std::string viewHeader(Emit emit, const std::string& name) {
+  if (emit == Emit::Brief) return "==> " + name + " <==\n";
+  if (emit == Emit::Dot) return "// " + name + "\n";
   return "";
 }
 
 // One loaded program in the chosen form; an exit code or kWriteFailed.
-int printLoaded(const LoadedProgram& loaded, const PrintOptions& options, const std::string& emit,
+int printLoaded(const LoadedProgram& loaded, const PrintOptions& options, Emit emit,
                 Reporter& reporter, DiagnosticEngine& diagnostics, std::FILE* out, const std::string& header) {
   bool written = true;
-  if (emit == "json") {
+  if (emit == Emit::Json) {
     written = writeProgramJson(*loaded.program, loaded.source.get(), out);  // streamed: one op at a time
   } else if (isView(emit)) {
     int failure = kExitOk;
@@ -107,14 +134,12 @@ int printLoaded(const LoadedProgram& loaded, const PrintOptions& options, const 
   return written ? kExitOk : kWriteFailed;
 }
 
-}  // namespace
-
 int runPrint(const PrintOptions& options, Reporter& reporter) {
-  const std::string emit = options.brief ? "brief" : options.emit;
+  const Emit emit = options.brief ? Emit::Brief : options.emit;
   if (const std::string problem = usageProblem(options, emit); !problem.empty())
     throw Failure(FailureKind::Usage, problem);
   const std::vector<std::string> files = expandInputs(options.inputs, reporter);
-  if (emit == "html" && (files.size() > 1 || options.inputs.recursive))
+  if (emit == Emit::Html && (files.size() > 1 || options.inputs.recursive))
     throw Failure(FailureKind::Usage, "--emit=html writes one page: it takes one input");
   // One output for all inputs, published only when every one printed.
   std::string error;
@@ -138,5 +163,47 @@ int runPrint(const PrintOptions& options, Reporter& reporter) {
     throw Failure(FailureKind::Io, error.empty() ? "cannot write '" + options.output + "'" : error);
   return status;
 }
+
+// The views' flags (src/view/): the brief listing and its attributes, the
+// neighbourhood cut, the page's comparison and cap, and the cost flags.
+void addViewFlags(CLI::App& command, PrintOptions& print, CostFlags& costs) {
+  command.add_flag("--brief", print.brief, "One short line per op in placement notation (= --emit=brief)");
+  command.add_option("--show-attr", print.shownAttributes,
+                     "Views: show this attribute after the types (repeatable)")
+      ->allow_extra_args(false);
+  command.add_option("--focus", print.focus,
+                     "Views: show only the ops around this value (e.g. %9), see --depth");
+  command.add_option("--depth", print.depth, "With --focus: how many dataflow steps around the value")
+      ->check(integerIn(0, std::numeric_limits<int>::max()))
+      ->capture_default_str();
+  command.add_option("--compare", print.compare,
+                     "html: the program before apply, shown side by side with the input");
+  command.add_option("--max-ops", print.maxOps, "html: the most op rows the page inlines")
+      ->check(integerIn(1, std::numeric_limits<int64_t>::max()))
+      ->capture_default_str();
+  addCostModelFlags(command, print.costs, costs);
+}
+
+SubcommandRunner definePrint(CLI::App& command, ReportingOptions& reporting) {
+  auto flags = std::make_shared<WithCostFlags<PrintOptions>>();
+  PrintOptions& options = flags->options;
+  addInputsOutputProgram(command, options.inputs, options.output);
+  CLI::Option* emit = addChoiceOption(command, "--emit", options.emit, kEmitChoices,
+                                      "Output format: ir (the dump), json, or a view: brief (one line per "
+                                      "op), dot (Graphviz dataflow), html (one self-contained page)");
+  command.add_flag_callback("--json", [&options] { options.emit = Emit::Json; },
+                            "The same as --emit=json (schema/program.schema.json)")
+      ->excludes(emit);
+  addViewFlags(command, options, flags->costs);
+  addReportingFlags(command, reporting);
+  command.footer(fmt::format("{}\nExit status: 0 printed, 1 bad input, {}.", kSeveralInputs, kUsageExit));
+  return runnerWithCosts(flags, runPrint);
+}
+
+}  // namespace
+
+const SubcommandSpec kPrintSubcommand{
+    "print", "Parse, verify and print the program back (renumbering it); several inputs one after another",
+    definePrint};
 
 }  // namespace reshardctl

@@ -59,16 +59,18 @@ bool warningRule(const std::string& flag, std::pair<std::string, State>* rule, s
 }  // namespace
 
 void addReportingFlags(CLI::App& command, ReportingOptions& options) {
-  command.add_option("--error-format", options.errorFormat,
-                     "How diagnostics are written to standard error: text, json (one object per line), "
-                     "github (workflow commands that annotate a pull request) or sarif (one SARIF 2.1.0 log)")
-      ->check(CLI::IsMember({"text", "json", "github", "sarif"}))
-      ->default_str("text")
+  static const Choices<DiagnosticFormat> formats = {{"text", DiagnosticFormat::Text},
+                                                     {"json", DiagnosticFormat::Json},
+                                                     {"github", DiagnosticFormat::GitHub},
+                                                     {"sarif", DiagnosticFormat::Sarif}};
+  static const Choices<ColorMode> colors = {
+      {"auto", ColorMode::Auto}, {"always", ColorMode::Always}, {"never", ColorMode::Never}};
+  addChoiceOption(command, "--error-format", options.errorFormat, formats,
+                  "How diagnostics are written to standard error: text, json (one object per line), "
+                  "github (workflow commands that annotate a pull request) or sarif (one SARIF 2.1.0 log)")
       ->group("Diagnostics");
-  command.add_option("--color", options.color,
-                     "Colour diagnostics and diffs: auto (on a terminal, unless NO_COLOR is set), always or never")
-      ->check(CLI::IsMember({"auto", "always", "never"}))
-      ->default_str("auto")
+  addChoiceOption(command, "--color", options.color, colors,
+                  "Colour diagnostics and diffs: auto (on a terminal, unless NO_COLOR is set), always or never")
       ->group("Diagnostics");
   command.add_option("--max-errors", options.maxErrors, "Stop after this many errors per input (0: no limit)")
       ->check(unsignedInteger())
@@ -89,9 +91,9 @@ void addWarningFlags(CLI::App& command, ReportingOptions& options) {
       ->group("Diagnostics");
 }
 
-bool useColor(const std::string& mode, std::FILE* stream) {
-  if (mode == "always") return true;
-  if (mode == "never") return false;
+bool useColor(ColorMode mode, std::FILE* stream) {
+  if (mode == ColorMode::Always) return true;
+  if (mode == ColorMode::Never) return false;
   const char* noColor = std::getenv("NO_COLOR");
   if (noColor != nullptr && *noColor != '\0') return false;
   const char* term = std::getenv("TERM");
@@ -101,10 +103,7 @@ bool useColor(const std::string& mode, std::FILE* stream) {
 
 std::unique_ptr<Reporter> Reporter::create(const ReportingOptions& options, std::string* error) {
   std::unique_ptr<Reporter> reporter(new Reporter());
-  if (!parseDiagnosticFormat(options.errorFormat, &reporter->format_)) {
-    *error = fmt::format("unknown --error-format '{}'", options.errorFormat);
-    return nullptr;
-  }
+  reporter->format_ = options.errorFormat;
   reporter->policy_.maxErrors = options.maxErrors;
   for (const std::string& flag : options.warningFlags) {
     std::pair<std::string, State> rule;

@@ -17,9 +17,12 @@
 
 namespace reshardctl {
 
+// --color: whether diagnostics and diffs are coloured.
+enum class ColorMode { Auto, Always, Never };
+
 struct ReportingOptions {
-  std::string errorFormat = "text";  // text | json | github | sarif
-  std::string color = "auto";        // auto | always | never
+  DiagnosticFormat errorFormat = DiagnosticFormat::Text;
+  ColorMode color = ColorMode::Auto;
   size_t maxErrors = 20;
   std::vector<std::string> warningFlags;  // -W values in order: "no-NAME", "error=NAME", "error", "NAME"
   bool werror = false;                    // --werror, the same as -Werror
@@ -33,7 +36,7 @@ void addWarningFlags(CLI::App& command, ReportingOptions& options);
 // Whether to colour what goes to `stream` under --color=`mode`: always,
 // never, or (auto) when it is a terminal, TERM is not "dumb" and NO_COLOR is
 // unset or empty (no-color.org; an explicit --color=always wins over it).
-bool useColor(const std::string& mode, std::FILE* stream);
+bool useColor(ColorMode mode, std::FILE* stream);
 
 class Reporter {
  public:

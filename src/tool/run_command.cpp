@@ -10,6 +10,7 @@
 #include <chrono>
 #include <cstdio>
 #include <cstdlib>
+#include <memory>
 #include <new>
 #include <set>
 
@@ -24,14 +25,49 @@
 #include "report/reshard_report.h"
 #include "report/result_json.h"
 #include "reshard/placement.h"
-#include "tool/commands.h"
+#include "passes/partition_pass.h"
+#include "reshard/cost_model.h"
 #include "support/failure.h"
+#include "tool/cli.h"
+#include "tool/cli_support.h"
 #include "tool/input_files.h"
 #include "tool/program_output.h"
+#include "tool/reporting.h"
 
 namespace reshardctl {
 
 namespace {
+
+// --scale beyond this makes every tensor too large for the host reference
+// (reshard_run.h: at most 2^27 elements); --iters beyond this is a typo.
+constexpr int64_t kMaxRunScale = int64_t{1} << 27;
+constexpr int kMaxRunIterations = 1'000'000;
+
+// How --backend nccl finds its processes (multi_process.h).
+enum class Launcher {
+  Auto,  // one process per rank when mpirun started more than one process
+  Mpi,   // always that mode, also for one process
+  None,  // one process drives every GPU of the node
+};
+
+const Choices<Launcher> kLauncherChoices = {
+    {"auto", Launcher::Auto}, {"mpi", Launcher::Mpi}, {"none", Launcher::None}};
+
+struct RunOptions {
+  std::string input = "-";
+  std::string output = "-";  // the report
+  std::string program;  // --program N|TEXT: which program of a file holding several (input_files.h)
+  BackendKind backend = BackendKind::Cpu;
+  Launcher launcher = Launcher::Auto;
+  uint64_t seed = 1;
+  int64_t scale = 1;       // multiplies every value's largest dim
+  int iterations = 1;      // > 1: a warm-up, then the mean time of the rest
+  bool apply = false;      // run the partition pass first
+  PartitionOptions pass;  // the partition pass's switches
+  CostModel costs;
+  std::string fault;  // testing hook: "RESHARD:STEP:offset|drop" (reshard_run.h)
+  bool json = false;  // the report as JSON (schema/run.schema.json)
+};
 
 using Clock = std::chrono::steady_clock;
 
@@ -173,7 +209,7 @@ int prepare(LoadedProgram& loaded, const RunOptions& options, DiagnosticEngine& 
 
 std::unique_ptr<ExecutionBackend> makeBackend(const RunOptions& options, const std::vector<Row>& rows,
                                               const Team& team, std::string* error) {
-  if (options.backend == "cpu") return makeCpuBackend();
+  if (options.backend == BackendKind::Cpu) return makeCpuBackend();
   return makeNcclBackend(ranksOf(rows), error, team.group);
 }
 
@@ -193,7 +229,8 @@ int runPlanned(std::vector<Row>& rows, const RunOptions& options, const std::str
   std::string error;
   std::unique_ptr<ExecutionBackend> backend = makeBackend(options, rows, team, &error);
   if (!backend) {
-    diagnostics.error(fmt::format("the {} backend is not available: {}", options.backend, error));
+    diagnostics.error(fmt::format("the {} backend is not available: {}", choiceName(backendChoices(), options.backend),
+                                  error));
     return kExitUsage;
   }
   try {
@@ -218,10 +255,10 @@ int runPlanned(std::vector<Row>& rows, const RunOptions& options, const std::str
 // The processes of a `--backend nccl` run that mpirun started with more than
 // one process; nullptr otherwise. Throws a Failure when this process must stop.
 std::unique_ptr<ProcessGroup> startTeam(const RunOptions& options) {
-  if (options.backend != "nccl" || options.launcher == "none") return nullptr;
+  if (options.backend != BackendKind::Nccl || options.launcher == Launcher::None) return nullptr;
   std::optional<MpiLaunch> launch = detectMpiLaunch([](const char* name) { return std::getenv(name); });
-  if (options.launcher == "mpi" && !launch) launch = MpiLaunch{"--launcher mpi", 1, 0};
-  if (!launch || (launch->size == 1 && options.launcher != "mpi")) return nullptr;
+  if (options.launcher == Launcher::Mpi && !launch) launch = MpiLaunch{"--launcher mpi", 1, 0};
+  if (!launch || (launch->size == 1 && options.launcher != Launcher::Mpi)) return nullptr;
   std::string error;
   std::unique_ptr<ProcessGroup> processes = startProcessGroup(&error);
   if (!processes) {
@@ -235,14 +272,12 @@ std::unique_ptr<ProcessGroup> startTeam(const RunOptions& options) {
   return processes;
 }
 
-}  // namespace
-
 int runRun(const RunOptions& options, Reporter& reporter) {
   // Declared first, so MPI_Finalize comes after the backend is gone.
   std::unique_ptr<ProcessGroup> processes = startTeam(options);
   // --launcher mpi keeps a world of one in the multi-process mode: the way to
   // try that mode's path (unique id, ncclCommInitRank, splits) on one GPU.
-  const bool multi = processes != nullptr && (processes->size() > 1 || options.launcher == "mpi");
+  const bool multi = processes != nullptr && (processes->size() > 1 || options.launcher == Launcher::Mpi);
   const Team team{multi ? processes.get() : nullptr};
 
   DiagnosticEngine diagnostics = reporter.engine();
@@ -260,5 +295,45 @@ int runRun(const RunOptions& options, Reporter& reporter) {
   if (team.leader()) reporter.report(diagnostics);
   return status;
 }
+
+SubcommandRunner defineRun(CLI::App& command, ReportingOptions& reporting) {
+  auto flags = std::make_shared<WithCostFlags<RunOptions>>();
+  RunOptions& run = flags->options;
+  addInputOutput(command, run.input, run.output);
+  addProgramOption(command, run.program);
+  addChoiceOption(command, "--backend", run.backend, backendChoices(), "Where the ranks run");
+  command.add_option("--seed", run.seed, "Seed of the random test tensors")
+      ->check(unsignedInteger())
+      ->capture_default_str();
+  command.add_option("--scale", run.scale, "Multiply every value's largest dim by this")
+      ->check(integerIn(1, kMaxRunScale))
+      ->capture_default_str();
+  command.add_option("--iters", run.iterations, "Runs per reshard; with more than one, the first "
+                                                "warms up and the time is the mean of the rest")
+      ->check(integerIn(1, kMaxRunIterations))
+      ->capture_default_str();
+  command.add_flag("--apply", run.apply, "Run the partition pass first and run every reshard after it");
+  addChoiceOption(command, "--launcher", run.launcher, kLauncherChoices,
+                  "With --backend nccl: auto = one process per rank when mpirun started more than one "
+                  "process; mpi = always that mode (also for one process); none = one process drives "
+                  "every GPU of the node");
+  command.add_flag("--json", run.json, "Write the report as JSON (schema/run.schema.json)");
+  addPartitionFlags(command, run.pass);
+  addCostModelFlags(command, run.costs, flags->costs);
+  // For tests of `run` itself: break one step on purpose (reshard_run.h).
+  command.add_option("--inject-fault", run.fault)->group("");
+  addReportingFlags(command, reporting);
+  command.footer(fmt::format("Exit status: 0 every reshard passed, 1 bad input or a failing reshard, {}, or the "
+                             "backend is unavailable or failed (no GPU, NCCL error, timeout).",
+                             kUsageExit));
+  return runnerWithCosts(flags, runRun);
+}
+
+}  // namespace
+
+const SubcommandSpec kRunSubcommand{"run",
+                                    "Execute every dist_op.reshard on real data (CPU reference ranks, or GPUs "
+                                    "through NCCL) and check that every rank ends with exactly its piece",
+                                    defineRun};
 
 }  // namespace reshardctl

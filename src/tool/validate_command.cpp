@@ -5,6 +5,7 @@
 // document, schema/validate.schema.json).
 #include <cstdio>
 #include <functional>
+#include <limits>
 #include <memory>
 #include <new>
 #include <optional>
@@ -22,12 +23,31 @@
 #include "reshard/mesh_coords.h"
 #include "support/text.h"
 #include "syntax/printer.h"
-#include "tool/commands.h"
+#include "tool/cli.h"
+#include "tool/cli_support.h"
+#include "tool/input_files.h"
 #include "tool/program_output.h"
+#include "tool/reporting.h"
 
 namespace reshardctl {
 
 namespace {
+
+// Exits 0 when every op checked matches the serial program, 1 at a divergence
+// (or bad input), 2 on bad usage, or with --strict when some op is not simulated.
+struct ValidateCommandOptions {
+  InputSelection inputs;        // each validated in turn; with --program
+  std::string output = "-";     // the summaries (or the JSON)
+  bool apply = false;           // run the partition pass first
+  PartitionOptions pass;        // the partition pass's switches
+  BackendKind backend = BackendKind::Cpu;  // where the reshards run
+  uint64_t seed = 1;
+  int64_t dynamicDim = 4;       // the size of a -1 dim
+  std::optional<double> rtol, atol;
+  bool all = false;             // go on after the first divergence
+  bool json = false;            // schema/validate.schema.json
+  bool strict = false;          // exit 2 when some op is not simulated
+};
 
 // Names values as the input file does: numbered before the pass, which adds
 // reshards; a value the pass made is named after the value it reshards.
@@ -49,7 +69,7 @@ class InputNames {
 
 std::unique_ptr<ExecutionBackend> makeBackend(const ValidateCommandOptions& options, const Program& program,
                                               std::string* error) {
-  if (options.backend == "cpu") return makeCpuBackend();
+  if (options.backend == BackendKind::Cpu) return makeCpuBackend();
   std::set<int64_t> ranks;
   walkOps(*program.body(), [&](const Operation* op) {
     if (op->distAttr())
@@ -152,7 +172,8 @@ class InputValidator {
     std::string error;
     std::unique_ptr<ExecutionBackend> backend = makeBackend(options_, *loaded.program, &error);
     if (!backend) {
-      diagnostics.error(fmt::format("the {} backend is not available: {}", options_.backend, error));
+      diagnostics.error(
+          fmt::format("the {} backend is not available: {}", choiceName(backendChoices(), options_.backend), error));
       return kExitUsage;
     }
     ValidateOptions validate;
@@ -184,8 +205,6 @@ class InputValidator {
   ValidateRun& run_;
 };
 
-}  // namespace
-
 int runValidate(const ValidateCommandOptions& options, Reporter& reporter) {
   const std::vector<std::string> files = expandInputs(options.inputs, reporter);
   ValidateRun run;
@@ -200,7 +219,7 @@ int runValidate(const ValidateCommandOptions& options, Reporter& reporter) {
                           run.failed);
   if (options.json) {
     Json document = documentJson("validate");
-    document["backend"] = options.backend;
+    document["backend"] = choiceName(backendChoices(), options.backend);
     document["seed"] = options.seed;
     document["files"] = std::move(run.files);
     document["failed"] = run.failed;
@@ -211,5 +230,40 @@ int runValidate(const ValidateCommandOptions& options, Reporter& reporter) {
   reporter.report(diagnostics);
   return written != kExitOk ? written : inputs.status;
 }
+
+SubcommandRunner defineValidate(CLI::App& command, ReportingOptions& reporting) {
+  auto options = std::make_shared<ValidateCommandOptions>();
+  ValidateCommandOptions& validate = *options;
+  addInputsOutputProgram(command, validate.inputs, validate.output);
+  command.add_flag("--apply", validate.apply, "Run the partition pass first and validate its output");
+  addPartitionFlags(command, validate.pass);
+  addChoiceOption(command, "--backend", validate.backend, backendChoices(), "Where the reshards run");
+  command.add_option("--seed", validate.seed, "Seed of the program's input values")
+      ->check(unsignedInteger())
+      ->capture_default_str();
+  command.add_option("--dynamic-dim", validate.dynamicDim, "Size given to -1 dims of input shapes")
+      ->check(integerIn(1, std::numeric_limits<int64_t>::max()))
+      ->capture_default_str();
+  command.add_option("--rtol", validate.rtol, "Relative tolerance (default: by element type)")
+      ->check(nonNegativeNumber());
+  command.add_option("--atol", validate.atol, "Absolute tolerance (default: by element type)")
+      ->check(nonNegativeNumber());
+  command.add_flag("--all", validate.all, "Go on after the first divergence and report every one");
+  command.add_flag("--json", validate.json, "Write the report as JSON (schema/validate.schema.json)");
+  command.add_flag("--strict", validate.strict, "Exit 2 when some op cannot be simulated");
+  addReportingFlags(command, reporting);
+  command.footer(fmt::format("{}\nExit status: 0 every op checked matches the serial program, 1 bad input or a "
+                             "divergence, {}, or (--strict) some op cannot be simulated.",
+                             kSeveralInputs, kUsageExit));
+  return [options](Reporter& reporter) { return runValidate(*options, reporter); };
+}
+
+}  // namespace
+
+const SubcommandSpec kValidateSubcommand{"validate",
+                                         "Run the whole program serially and on every rank (CPU reference kernels; "
+                                         "reshards on the CPU or NCCL) and report the first op whose distributed "
+                                         "result differs from the serial program's",
+                                         defineValidate};
 
 }  // namespace reshardctl

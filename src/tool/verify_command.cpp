@@ -1,6 +1,7 @@
 // `reshardctl verify`: read and check programs without writing them; the
 // load-time errors plus the warnings of lint.h, for every input.
 #include <cstdio>
+#include <memory>
 
 #include <fmt/format.h>
 
@@ -8,12 +9,20 @@
 #include "report/json_export.h"
 #include "report/result_json.h"
 #include "support/text.h"
-#include "tool/commands.h"
+#include "tool/cli.h"
+#include "tool/cli_support.h"
 #include "tool/input_files.h"
+#include "tool/reporting.h"
 
 namespace reshardctl {
 
 namespace {
+
+struct VerifyOptions {
+  InputSelection inputs;  // with --program
+  bool quiet = false;   // do not print warnings
+  bool json = false;    // a report on stdout (schema/verify.schema.json)
+};
 
 std::string fileSummary(size_t errors, size_t warnings) {
   if (errors == 0 && warnings == 0) return "ok";
@@ -26,8 +35,6 @@ std::string fileSummary(size_t errors, size_t warnings) {
 std::string inputsText(const InputRun& run) {
   return countedIn(run.programs, "program", run.files, "file");
 }
-
-}  // namespace
 
 int runVerify(const VerifyOptions& options, Reporter& reporter) {
   nlohmann::ordered_json report = documentJson("verify");
@@ -58,5 +65,26 @@ int runVerify(const VerifyOptions& options, Reporter& reporter) {
   }
   return run.status;
 }
+
+SubcommandRunner defineVerify(CLI::App& command, ReportingOptions& reporting) {
+  auto options = std::make_shared<VerifyOptions>();
+  addInputFlags(command, options->inputs);
+  addProgramOption(command, options->inputs);
+  addWarningFlags(command, reporting);
+  command.add_flag("--quiet", options->quiet, "Do not print warnings");
+  command.add_flag("--json", options->json,
+                   "A report on stdout: every input's diagnostics (schema/verify.schema.json)");
+  addReportingFlags(command, reporting);
+  command.footer(fmt::format("{}\nExit status: 0 no errors, 1 errors (a warning is one under -Werror), {}.",
+                             kSeveralInputs, kUsageExit));
+  return [options](Reporter& reporter) { return runVerify(*options, reporter); };
+}
+
+}  // namespace
+
+const SubcommandSpec kVerifySubcommand{"verify",
+                                       "Check programs: the load-time errors plus warnings (uneven shards, extra "
+                                       "entries, dense operands of dist ops, meshes known only by shape)",
+                                       defineVerify};
 
 }  // namespace reshardctl
