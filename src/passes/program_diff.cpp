@@ -7,6 +7,7 @@
 #include <fmt/format.h>
 
 #include "passes/sequence_alignment.h"
+#include "support/escape.h"
 #include "syntax/attribute_dict.h"
 
 namespace reshardctl {
@@ -343,7 +344,7 @@ ProgramDiff diffPrograms(const Program& before, const Program& after, const Diff
 void writeDiff(const ProgramDiff& diff, const SourceFile& before, const SourceFile& after,
                const std::function<void(std::string_view)>& write) {
   if (diff.equal()) return;
-  write(fmt::format("old: {}\nnew: {}\n", before.name(), after.name()));
+  write(fmt::format("old: {}\nnew: {}\n", terminalLine(before.name()), terminalLine(after.name())));
   std::string out;
   for (const OpChange& change : diff.changes) {
     out.clear();

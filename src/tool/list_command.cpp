@@ -9,6 +9,7 @@
 #include "report/diagnostic_formats.h"
 #include "report/json_export.h"
 #include "report/result_json.h"
+#include "support/escape.h"
 #include "syntax/program_finder.h"
 #include "tool/commands.h"
 #include "tool/program_io.h"
@@ -62,7 +63,7 @@ int runList(const ListOptions& options, Reporter& reporter) {
         }
         document["files"].push_back({{"file", source->name()}, {"programs", programsJson(*source, programs)}});
         if (!programs.empty()) {
-          if (input.oneOfSeveral) table += (table.empty() ? "" : "\n") + source->name() + ":\n";
+          if (input.oneOfSeveral) table += (table.empty() ? "" : "\n") + terminalLine(source->name()) + ":\n";
           table += formatProgramTable(programs);
         }
         reporter.report(diagnostics);

@@ -7,6 +7,7 @@
 #include <optional>
 
 #include "report/json_export.h"
+#include "support/escape.h"
 #include "syntax/printer.h"
 #include "tool/commands.h"
 #include "tool/output_file.h"
@@ -84,8 +85,8 @@ bool put(std::FILE* out, const std::string& text) {
 // need none: programs one after another are a log (`reshardctl list`), JSON
 // documents one after another what jq reads.
 std::string viewHeader(const std::string& emit, const std::string& name) {
-  if (emit == "brief") return "==> " + name + " <==\n";
-  if (emit == "dot") return "// " + name + "\n";
+  if (emit == "brief") return "==> " + terminalLine(name) + " <==\n";
+  if (emit == "dot") return dotComment(name);
   return "";
 }
 

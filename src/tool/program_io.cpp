@@ -10,6 +10,7 @@
 #include <fmt/format.h>
 
 #include "ir/verifier.h"
+#include "support/escape.h"
 #include "syntax/parser.h"
 #include "syntax/printer.h"
 #include "tool/output_file.h"
@@ -172,7 +173,7 @@ std::string formatProgramTable(const std::vector<FoundProgram>& programs) {
                                 "ops", opsWidth, "dist", "pass", passWidth, "label");
   for (size_t i = 0; i < programs.size(); ++i) {
     const FoundProgram& p = programs[i];
-    std::string label = p.label + (p.closed ? "" : " (not closed: the file ends first)");
+    std::string label = terminalLine(p.label) + (p.closed ? "" : " (not closed: the file ends first)");
     out += fmt::format("{:>{}}  {:<{}}  {:>{}}  {:<4}  {:<{}}  {}", i + 1, indexWidth, lines[i], linesWidth,
                        p.opCount, opsWidth, p.distributed ? "yes" : "no", p.pass.empty() ? "-" : p.pass,
                        passWidth, label);

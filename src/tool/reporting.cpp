@@ -9,6 +9,7 @@
 
 #include "passes/lint.h"
 #include "report/json_export.h"
+#include "support/escape.h"
 #include "tool/build_info.h"
 #include "tool/cli_support.h"
 #include "tool/suggest.h"
@@ -160,7 +161,10 @@ void Reporter::toolWarning(const std::string& message) {
 void Reporter::summary(std::FILE* stream, const std::string& line) {
   const bool structured = format_ == DiagnosticFormat::Json || format_ == DiagnosticFormat::Sarif;
   if (structured && stream == stderr) return;
-  std::fputs((line + "\n").c_str(), stream);
+  // A line holds file names: escaped for a terminal, and in a workflow log so
+  // that no name reads as a workflow command.
+  const std::string shown = terminalLine(line);
+  std::fputs(((format_ == DiagnosticFormat::GitHub ? githubLogLine(shown) : shown) + "\n").c_str(), stream);
   std::fflush(stream);
 }
 

@@ -6,8 +6,8 @@
 #include <fmt/format.h>
 
 #include "reshard/placement.h"
+#include "support/escape.h"
 #include "view/brief_view.h"
-#include "view/markup_text.h"
 
 namespace reshardctl {
 

@@ -6,12 +6,12 @@
 
 #include "report/plan_output.h"
 #include "reshard/placement.h"
+#include "support/escape.h"
 #include "syntax/attribute_dict.h"
 #include "view/brief_view.h"
 #include "view/graph_layout.h"
 #include "view/html_assets.h"
 #include "view/listing_walk.h"
-#include "view/markup_text.h"
 #include "view/side_by_side.h"
 #include "view/svg_graph.h"
 

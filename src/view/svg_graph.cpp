@@ -3,7 +3,7 @@
 #include <fmt/format.h>
 
 #include "reshard/placement.h"
-#include "view/markup_text.h"
+#include "support/escape.h"
 
 namespace reshardctl {
 
