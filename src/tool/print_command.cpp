@@ -75,10 +75,6 @@ std::optional<std::string> viewText(const LoadedProgram& loaded, const PrintOpti
 // reports it once, with the reason the output file knows.
 constexpr int kWriteFailed = -1;
 
-bool put(std::FILE* out, const std::string& text) {
-  return std::fwrite(text.data(), 1, text.size(), out) == text.size();
-}
-
 // A view of several inputs starts each input's part with a line naming it:
 // head(1)'s "==> NAME <==" before a brief listing, a comment before a digraph
 // (Graphviz draws each digraph of a file: `dot -Tsvg -O`). The dump and JSON
@@ -92,7 +88,7 @@ std::string viewHeader(const std::string& emit, const std::string& name) {
 
 // One loaded program in the chosen form; an exit code or kWriteFailed.
 int printLoaded(const LoadedProgram& loaded, const PrintOptions& options, const std::string& emit,
-                Reporter& reporter, DiagnosticEngine& diagnostics, std::FILE* out, const std::string& header) {
+                Reporter& reporter, DiagnosticEngine& diagnostics, OutputSink& out, const std::string& header) {
   bool written = true;
   if (emit == "json") {
     written = writeProgramJson(*loaded.program, loaded.source.get(), out);  // streamed: one op at a time
@@ -100,7 +96,9 @@ int printLoaded(const LoadedProgram& loaded, const PrintOptions& options, const 
     int failure = kExitOk;
     std::optional<std::string> text = viewText(loaded, options, emit, reporter, diagnostics, &failure);
     if (!text) return failure;
-    written = put(out, header + *text);
+    out.write(header);
+    out.write(*text);
+    written = out.flush();
   } else {
     written = printProgram(*loaded.program, out);
   }
@@ -135,9 +133,9 @@ int runPrint(const PrintOptions& options, Reporter& reporter) {
     int fileStatus = loaded.failure;
     const std::string header = input.oneOfSeveral ? viewHeader(emit, input.name) : "";
     if (loaded.program && !writeFailed)
-      fileStatus = printLoaded(loaded, options, emit, reporter, diagnostics, out->stream(), header);
+      fileStatus = printLoaded(loaded, options, emit, reporter, diagnostics, out->sink(), header);
     if (fileStatus == kWriteFailed) writeFailed = true, fileStatus = kExitUsage;
-    std::fflush(out->stream());  // each input's text before the line saying how it went (stderr)
+    out->sink().flush();  // each input's text before the line saying how it went (stderr)
     reporter.report(diagnostics);
     return InputOutcome{fileStatus, fileStatus == kExitOk ? "ok" : "failed"};
   }).status;

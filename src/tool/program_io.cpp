@@ -184,7 +184,7 @@ std::string formatProgramTable(const std::vector<FoundProgram>& programs) {
 }
 
 int writeOutput(const std::string& path, DiagnosticEngine& diagnostics,
-                const std::function<bool(std::FILE*)>& render) {
+                const std::function<bool(OutputSink&)>& render) {
   std::string error;
   std::optional<OutputFile> out = OutputFile::open(path, &error);
   if (!out) {
@@ -193,7 +193,7 @@ int writeOutput(const std::string& path, DiagnosticEngine& diagnostics,
   }
   // A failed write is known to the output file, with its reason; a render
   // that failed publishes nothing.
-  if (!render(out->stream())) out->abandon(&error);
+  if (!render(out->sink())) out->abandon(&error);
   else if (out->commit(&error)) return kExitOk;
   diagnostics.error(error.empty() ? "cannot write '" + path + "'" : error);
   return kExitUsage;
@@ -212,32 +212,31 @@ std::string fileTextWithProgram(const Program& program, const LoadedProgram& loa
 }
 
 int writeProgram(const Program& program, const std::string& path, DiagnosticEngine& diagnostics) {
-  return writeOutput(path, diagnostics, [&](std::FILE* out) { return printProgram(program, out); });
+  return writeOutput(path, diagnostics, [&](OutputSink& out) { return printProgram(program, out); });
 }
 
 int writeProgramInPlace(const Program& program, const LoadedProgram& loaded, const std::string& path,
                         DiagnosticEngine& diagnostics) {
   std::string_view text = loaded.source->text();
   if (loaded.begin == 0 && loaded.end == text.size()) return writeProgram(program, path, diagnostics);
-  return writeOutput(path, diagnostics, [&](std::FILE* stream) {
-    auto put = [stream](std::string_view part) {
-      return std::fwrite(part.data(), 1, part.size(), stream) == part.size();
-    };
-    bool written = put(text.substr(0, loaded.begin));
+  return writeOutput(path, diagnostics, [&](OutputSink& out) {
+    out.write(text.substr(0, loaded.begin));
     if (text[loaded.end - 1] == '\n') {
-      written = written && printProgram(program, stream);
+      printProgram(program, out);
     } else {  // the closing line went on (`}  // end`): the rest follows the '}'
       std::string printed = printProgramToString(program);
       printed.pop_back();
-      written = written && put(printed);
+      out.write(printed);
     }
-    return written && put(text.substr(loaded.end));
+    out.write(text.substr(loaded.end));
+    return !out.failed();
   });
 }
 
 int writeTextOutput(const std::string& text, const std::string& path, DiagnosticEngine& diagnostics) {
-  return writeOutput(path, diagnostics, [&](std::FILE* out) {
-    return std::fwrite(text.data(), 1, text.size(), out) == text.size();
+  return writeOutput(path, diagnostics, [&](OutputSink& out) {
+    out.write(text);
+    return !out.failed();
   });
 }
 

@@ -16,6 +16,7 @@
 #include "ir/diagnostics.h"
 #include "ir/ir.h"
 #include "ir/source.h"
+#include "support/output_sink.h"
 #include "syntax/program_finder.h"
 #include "tool/input_files.h"
 
@@ -76,7 +77,7 @@ std::string fileTextWithProgram(const Program& program, const LoadedProgram& loa
 // write (or `render` returning false) is diagnosed with its reason. Returns an
 // exit code.
 int writeOutput(const std::string& path, DiagnosticEngine& diagnostics,
-                const std::function<bool(std::FILE*)>& render);
+                const std::function<bool(OutputSink&)>& render);
 
 // Writes `text` to `path` ("-" = stdout) atomically. Returns an exit code.
 int writeTextOutput(const std::string& text, const std::string& path, DiagnosticEngine& diagnostics);
