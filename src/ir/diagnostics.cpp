@@ -115,8 +115,8 @@ std::string formatDiagnostic(const SourceFile* source, const Diagnostic& diagnos
 void TextDiagnosticConsumer::consume(const SourceFile* source, const std::vector<const Diagnostic*>& diagnostics) {
   std::string text;
   for (const Diagnostic* d : diagnostics) text += formatDiagnostic(source, *d, style_);
-  std::fwrite(text.data(), 1, text.size(), out_);
-  std::fflush(out_);
+  out_ += text;
+  out_.flush();
 }
 
 DiagnosticEngine::DiagnosticEngine(const SourceFile* source, const DiagnosticPolicy* policy)
@@ -186,7 +186,7 @@ void DiagnosticEngine::flush(DiagnosticConsumer& consumer, bool showWarnings) {
   diagnostics_.clear();
 }
 
-void DiagnosticEngine::flush(std::FILE* out, bool showWarnings) {
+void DiagnosticEngine::flush(OutputSink& out, bool showWarnings) {
   TextDiagnosticConsumer text(out, TextStyle{});
   flush(text, showWarnings);
 }

@@ -16,9 +16,9 @@ std::string dumpLine(const Json& value) {
   return value.dump(-1, ' ', false, Json::error_handler_t::replace) + "\n";
 }
 
-void write(std::FILE* out, const std::string& text) {
-  std::fwrite(text.data(), 1, text.size(), out);
-  std::fflush(out);
+void write(OutputSink& out, const std::string& text) {
+  out += text;
+  out.flush();
 }
 
 // The diagnostic followed by its notes, each on its own.

@@ -3,13 +3,13 @@
 #include <charconv>
 #include <cmath>
 #include <cstdint>
-#include <cstdio>
-#include <iostream>
+#include <sstream>
 #include <new>
 
 #include <CLI/CLI.hpp>
 #include <fmt/format.h>
 
+#include "support/output_sink.h"
 #include "tool/cli_docs.h"
 #include "tool/cli_support.h"
 #include "tool/commands.h"
@@ -19,6 +19,22 @@
 namespace reshardctl {
 
 namespace {
+
+// What is said before a Reporter exists (usage errors): straight to standard error.
+void writeError(const std::string& text) {
+  standardError() += text;
+  standardError().flush();
+}
+
+// CLI11 writes help and version text to streams: they go out through the sinks.
+int exitThroughSinks(const CLI::App& app, const CLI::Error& e) {
+  std::ostringstream out, err;
+  const int code = app.exit(e, out, err);
+  standardOutput() += out.str();
+  standardOutput().flush();
+  writeError(err.str());
+  return code;
+}
 
 constexpr const char* kUsageExit = "2 bad usage or an I/O error";
 constexpr const char* kSeveralInputs = "With several inputs, the exit status is the worst of them.";
@@ -361,19 +377,19 @@ CLI::App* defineValidate(CLI::App& app, CliState& s) {
 int parse(CLI::App& app, int argc, char** argv) {
   const std::string unknown = unknownSubcommand(app, argc, argv);
   if (!unknown.empty()) {
-    std::fprintf(stderr, "%s\nRun 'reshardctl --help' for the subcommands.\n", unknown.c_str());
+    writeError(unknown + "\nRun 'reshardctl --help' for the subcommands.\n");
     return kExitUsage;
   }
   try {
     app.parse(argc, argv);
   } catch (const CLI::CallForHelp& e) {
-    return app.exit(e);
+    return exitThroughSinks(app, e);
   } catch (const CLI::CallForAllHelp& e) {
-    return app.exit(e);
+    return exitThroughSinks(app, e);
   } catch (const CLI::CallForVersion& e) {
-    return app.exit(e);
+    return exitThroughSinks(app, e);
   } catch (const CLI::ParseError& e) {
-    std::fprintf(stderr, "%s\nRun with --help for the flags.\n", explainParseError(app, e).c_str());
+    writeError(explainParseError(app, e) + "\nRun with --help for the flags.\n");
     return kExitUsage;
   }
   return -1;
@@ -419,18 +435,17 @@ int runCli(int argc, char** argv) {
   CLI::App* validate = defineValidate(app, s);
 
   if (const int exit = parse(app, argc, argv); exit >= 0) return exit;
-  if (!s.generate.empty()) return writeCliDocument(app, s.generate, stdout) ? kExitOk : kExitUsage;
+  if (!s.generate.empty()) return writeCliDocument(app, s.generate, standardOutput()) ? kExitOk : kExitUsage;
   if (app.get_subcommands().empty()) {
-    std::fputs("reshardctl: error: a subcommand is required: apply, print, verify, diff, plan, run, list "
+    writeError("reshardctl: error: a subcommand is required: apply, print, verify, diff, plan, run, list "
                "or validate\n"
-               "Run 'reshardctl --help' for more.\n",
-               stderr);
+               "Run 'reshardctl --help' for more.\n");
     return kExitUsage;
   }
   std::string error;
   std::unique_ptr<Reporter> reporter = Reporter::create(s.reporting, &error);
   if (!reporter) {
-    std::fprintf(stderr, "reshardctl: error: %s\n", error.c_str());
+    writeError("reshardctl: error: " + error + "\n");
     return kExitUsage;
   }
   finishCostModel(s.apply.costs, s.applyCosts);

@@ -266,9 +266,10 @@ std::string zshCompletion(const CLI::App& app) {
       commands, cases);
 }
 
-bool writeCliDocument(const CLI::App& app, const std::string& kind, std::FILE* out) {
+bool writeCliDocument(const CLI::App& app, const std::string& kind, OutputSink& out) {
   const std::string text = kind == "man" ? manPage(app) : kind == "bash" ? bashCompletion(app) : zshCompletion(app);
-  return std::fwrite(text.data(), 1, text.size(), out) == text.size() && std::fflush(out) == 0;
+  out.write(text);
+  return out.flush();
 }
 
 }  // namespace reshardctl

@@ -4,10 +4,11 @@
 // `cmake --install` installs the results.
 #pragma once
 
-#include <cstdio>
 #include <string>
 
 #include <CLI/CLI.hpp>
+
+#include "support/output_sink.h"
 
 namespace reshardctl {
 
@@ -16,6 +17,6 @@ std::string bashCompletion(const CLI::App& app);  // for bash-completion
 std::string zshCompletion(const CLI::App& app);   // _reshardctl
 
 // `kind` is man, bash or zsh; false when it cannot be written.
-bool writeCliDocument(const CLI::App& app, const std::string& kind, std::FILE* out);
+bool writeCliDocument(const CLI::App& app, const std::string& kind, OutputSink& out);
 
 }  // namespace reshardctl

@@ -122,7 +122,7 @@ std::vector<InputProgram> programsInTurn(const std::string& path) {
 }  // namespace
 
 InputRun forEachFile(const std::vector<std::string>& files, const InputSelection& inputs, Reporter& reporter,
-                     std::FILE* summaries, const InputWork& each, SeveralPrograms several) {
+                     OutputSink& summaries, const InputWork& each, SeveralPrograms several) {
   // Summaries name each input when there is more than one of them: several
   // files, or one file taken program by program.
   const bool inTurn = several == SeveralPrograms::InTurn && inputs.program.empty() &&
@@ -145,7 +145,7 @@ InputRun forEachFile(const std::vector<std::string>& files, const InputSelection
   return run;
 }
 
-InputRun forEachInput(const InputSelection& inputs, Reporter& reporter, std::FILE* summaries, const InputWork& each,
+InputRun forEachInput(const InputSelection& inputs, Reporter& reporter, OutputSink& summaries, const InputWork& each,
                       SeveralPrograms several) {
   std::vector<std::string> files;
   if (!expandInputs(inputs, reporter, &files)) return InputRun{kExitUsage, 0, 0};

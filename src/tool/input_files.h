@@ -23,6 +23,7 @@
 #include <CLI/CLI.hpp>
 
 #include "ir/source.h"
+#include "support/output_sink.h"
 #include "syntax/program_finder.h"
 
 namespace reshardctl {
@@ -89,12 +90,12 @@ struct InputRun {
 // Runs `each` on every input of `files`. With more than one, each input's
 // summary is written to `summaries` as "NAME: summary".
 InputRun forEachFile(const std::vector<std::string>& files, const InputSelection& inputs, Reporter& reporter,
-                     std::FILE* summaries, const InputWork& each,
+                     OutputSink& summaries, const InputWork& each,
                      SeveralPrograms several = SeveralPrograms::InTurn);
 
 // Both: the one-line way for a command. Status 2 when the inputs cannot be
 // expanded.
-InputRun forEachInput(const InputSelection& inputs, Reporter& reporter, std::FILE* summaries, const InputWork& each,
+InputRun forEachInput(const InputSelection& inputs, Reporter& reporter, OutputSink& summaries, const InputWork& each,
                       SeveralPrograms several = SeveralPrograms::InTurn);
 
 }  // namespace reshardctl

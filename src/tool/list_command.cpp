@@ -44,7 +44,7 @@ int runList(const ListOptions& options, Reporter& reporter) {
   std::string table;
   // A file's programs are what is listed: each file is one input, whole.
   const InputRun run = forEachInput(
-      options.inputs, reporter, stderr,
+      options.inputs, reporter, standardError(),
       [&](const InputProgram& input) {
         DiagnosticEngine diagnostics = reporter.engine();
         int status = kExitOk;

@@ -127,7 +127,7 @@ int runPrint(const PrintOptions& options, Reporter& reporter) {
     return kExitUsage;
   }
   bool writeFailed = false;
-  int status = forEachFile(files, options.inputs, reporter, stderr, [&](const InputProgram& input) {
+  int status = forEachFile(files, options.inputs, reporter, standardError(), [&](const InputProgram& input) {
     DiagnosticEngine diagnostics = reporter.engine();
     LoadedProgram loaded = loadProgram(input, diagnostics);
     int fileStatus = loaded.failure;

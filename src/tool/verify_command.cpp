@@ -37,7 +37,7 @@ int runVerify(const VerifyOptions& options, Reporter& reporter) {
   nlohmann::ordered_json report = documentJson("verify");
   report["files"] = nlohmann::ordered_json::array();
   size_t withErrors = 0, withWarnings = 0;
-  const InputRun run = forEachInput(options.inputs, reporter, stderr, [&](const InputProgram& input) {
+  const InputRun run = forEachInput(options.inputs, reporter, standardError(), [&](const InputProgram& input) {
     DiagnosticEngine diagnostics = reporter.engine();
     LoadedProgram loaded = loadProgram(input, diagnostics);
     if (loaded.program) lintProgram(*loaded.program, diagnostics);
@@ -52,12 +52,12 @@ int runVerify(const VerifyOptions& options, Reporter& reporter) {
     return InputOutcome{status, fileSummary(errors, warnings)};
   });
   if (run.programs > 1)
-    reporter.summary(stderr, fmt::format("verified {}: {} ok, {} with warnings, {} with errors", inputsText(run),
+    reporter.summary(standardError(), fmt::format("verified {}: {} ok, {} with warnings, {} with errors", inputsText(run),
                                          run.programs - withErrors - withWarnings, withWarnings, withErrors));
   if (options.json) {
     const std::string text = dumpJson(report);
-    std::fwrite(text.data(), 1, text.size(), stdout);
-    if (std::fflush(stdout) != 0) return kExitUsage;
+    standardOutput().write(text);
+    if (!standardOutput().flush()) return kExitUsage;
   }
   return run.status;
 }
