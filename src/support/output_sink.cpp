@@ -11,14 +11,16 @@ namespace reshardctl {
 namespace {
 
 constexpr size_t kMemoryStart = size_t{1} << 21;  // the printer's text of a small program fits at once
-constexpr size_t kHandOnAt = size_t{1} << 20;     // a descriptor or consumer gets 1 MiB at a time
+constexpr size_t kHandOnAt = size_t{1} << 20;     // a consumer gets 1 MiB at a time
+constexpr size_t kStandardStream = size_t{1} << 16;  // lines and diagnostics; a program goes through OutputFile
 
 }  // namespace
 
 OutputSink::OutputSink() { grow(kMemoryStart); }
 
-OutputSink::OutputSink(int fd, std::string name, bool owned) : fd_(fd), owned_(owned), name_(std::move(name)) {
-  grow(kHandOnAt);
+OutputSink::OutputSink(int fd, std::string name, bool owned, size_t capacity)
+    : fd_(fd), owned_(owned), name_(std::move(name)) {
+  grow(capacity);
 }
 
 OutputSink::OutputSink(Consumer consumer) : consumer_(std::move(consumer)) { grow(kHandOnAt); }
@@ -91,12 +93,12 @@ std::string OutputSink::take() {
 }
 
 OutputSink& standardOutput() {
-  static OutputSink sink(STDOUT_FILENO, "<stdout>");
+  static OutputSink sink(STDOUT_FILENO, "<stdout>", false, kStandardStream);
   return sink;
 }
 
 OutputSink& standardError() {
-  static OutputSink sink(STDERR_FILENO, "<stderr>");
+  static OutputSink sink(STDERR_FILENO, "<stderr>", false, kStandardStream);
   return sink;
 }
 

@@ -24,9 +24,9 @@ class OutputSink {
 
   // Text kept in memory, growing as needed (take() hands it over).
   OutputSink();
-  // Bytes written to `fd` (closed by close() or the destructor when `owned`);
-  // `name` is what messages call the destination.
-  OutputSink(int fd, std::string name, bool owned = false);
+  // Bytes written to `fd` (closed by close() or the destructor when `owned`)
+  // `capacity` bytes at a time; `name` is what messages call the destination.
+  OutputSink(int fd, std::string name, bool owned = false, size_t capacity = size_t{1} << 20);
   // Bytes handed to `consumer` a buffer at a time.
   explicit OutputSink(Consumer consumer);
   OutputSink(const OutputSink&) = delete;
