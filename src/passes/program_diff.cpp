@@ -364,6 +364,7 @@ void writeDiff(const ProgramDiff& diff, const SourceFile& before, const SourceFi
       out += fmt::format("  old {:>{}} | {}\n", oldLine, width, before.lineAt(change.before->location()));
     if (change.after)
       out += fmt::format("  new {:>{}} | {}\n", newLine, width, after.lineAt(change.after->location()));
+    escapeForTerminal(out);
     write(out);
   }
 }

@@ -1,6 +1,7 @@
 #include "support/escape.h"
 
 #include <cstdint>
+#include <cstring>
 
 #include <fmt/format.h>
 
@@ -75,7 +76,35 @@ void appendVisible(std::string& out, const Character& c) {
   else out += fmt::format("\\u{:04x}", c.code);
 }
 
+// Printable ASCII (and tab, and newline where it is structure): most text,
+// which then needs no decoding.
+// Eight bytes at a time: a word whose bytes are all in 0x20..0x7E is passed
+// at once; one holding another byte (a newline, mostly) is looked at bytewise.
+bool plainAscii(std::string_view text, bool newlineSafe) {
+  const auto plainByte = [newlineSafe](unsigned char byte) {
+    return (byte >= 0x20 && byte < 0x7F) || byte == '\t' || (byte == '\n' && newlineSafe);
+  };
+  constexpr uint64_t kOnes = 0x0101010101010101u, kHigh = 0x8080808080808080u;
+  size_t i = 0;
+  for (; i + 8 <= text.size(); i += 8) {
+    uint64_t word;
+    std::memcpy(&word, text.data() + i, 8);
+    // Set high bits say some byte is < 0x20, == 0x7F or >= 0x80 (the usual
+    // "has a byte less than" and "has a zero byte" word tricks).
+    const uint64_t below = (word - kOnes * 0x20) & ~word;
+    const uint64_t notDel = word ^ (kOnes * 0x7F);
+    const uint64_t del = (notDel - kOnes) & ~notDel;
+    if (((below | del | word) & kHigh) == 0) continue;
+    for (size_t k = i; k < i + 8; ++k)
+      if (!plainByte(static_cast<unsigned char>(text[k]))) return false;
+  }
+  for (; i < text.size(); ++i)
+    if (!plainByte(static_cast<unsigned char>(text[i]))) return false;
+  return true;
+}
+
 std::string terminalEscaped(std::string_view text, bool newlineSafe) {
+  if (plainAscii(text, newlineSafe)) return std::string(text);
   std::string out;
   out.reserve(text.size());
   forEachCharacter(text, [&](const Character& c) {
@@ -138,6 +167,10 @@ const char* cEscape(unsigned char byte) {
 std::string terminalText(std::string_view text) { return terminalEscaped(text, true); }
 
 std::string terminalLine(std::string_view text) { return terminalEscaped(text, false); }
+
+void escapeForTerminal(std::string& text) {
+  if (!plainAscii(text, true)) text = terminalEscaped(text, true);
+}
 
 std::string terminalMasked(std::string_view text) {
   std::string out;

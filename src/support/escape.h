@@ -14,6 +14,8 @@ namespace reshardctl {
 // U+2066-9, U+200E/F, U+061C) and invalid UTF-8 are shown escaped: `\x1b`,
 // `\u202e`, `\xff`. A backslash is left as it is.
 std::string terminalText(std::string_view text);
+// terminalText in place: a text already safe (most) is not copied.
+void escapeForTerminal(std::string& text);
 // The same for text inside one line (a file name): a newline is `\n` too.
 std::string terminalLine(std::string_view text);
 // The same characters, each of their bytes shown as '?': the width in bytes

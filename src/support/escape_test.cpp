@@ -26,6 +26,24 @@ TEST_CASE("terminal: one line escapes the newline too; the mask keeps byte colum
   CHECK(terminalMasked("caf\xC3\xA9") == "caf\xC3\xA9");
 }
 
+TEST_CASE("terminal: every byte position of a long text is looked at (the eight-at-a-time scan)") {
+  const std::string plain = "abcdefghijklmnopqrstuvw~ \t";
+  for (size_t at = 0; at < plain.size(); ++at)
+    for (char hostile : {'\x1b', '\x7f', '\r', '\x80', '\x1f', '\0'}) {
+      std::string text = plain;
+      text[at] = hostile;
+      CAPTURE(at);
+      CHECK(terminalText(text) != text);
+      std::string inPlace = text;
+      escapeForTerminal(inPlace);
+      CHECK(inPlace == terminalText(text));
+    }
+  std::string kept = plain + "\n" + plain;
+  escapeForTerminal(kept);
+  CHECK(kept == plain + "\n" + plain);
+  CHECK(terminalLine(kept) == plain + "\\x0a" + plain);
+}
+
 TEST_CASE("diff headers: unusual names are quoted as git quotes them") {
   CHECK(diffHeaderName("dumps/a b-1.ir") == "dumps/a b-1.ir");
   CHECK(diffHeaderName("x\n+++ Makefile") == "\"x\\n+++ Makefile\"");

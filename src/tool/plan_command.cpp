@@ -6,6 +6,7 @@
 
 #include "report/plan_output.h"
 #include "report/reshard_report.h"
+#include "support/escape.h"
 #include "tool/commands.h"
 #include "tool/program_io.h"
 
@@ -19,8 +20,9 @@ int planLoaded(LoadedProgram& loaded, const PlanOptions& options, DiagnosticEngi
                             diagnostics, &reports))
     return kExitBadInput;
   const PlanSource source{loaded.source->name(), options.apply};
-  const std::string text = options.json ? planJsonText(reports, options.costs, source)
-                                        : formatPlanTable(reports, options.costs, source);
+  std::string text = options.json ? planJsonText(reports, options.costs, source)
+                                  : formatPlanTable(reports, options.costs, source);
+  if (!options.json) escapeForTerminal(text);
   return writeTextOutput(text, options.output, diagnostics);
 }
 

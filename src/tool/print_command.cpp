@@ -66,7 +66,11 @@ std::optional<std::string> viewText(const LoadedProgram& loaded, const PrintOpti
     }
     selection = std::move(*around);
   }
-  if (emit == "brief") return writeBrief(view, selection, options.shownAttributes);
+  if (emit == "brief") {
+    std::string text = writeBrief(view, selection, options.shownAttributes);
+    escapeForTerminal(text);  // a listing for a person: op names and labels come from the input
+    return text;
+  }
   if (emit == "dot") return writeDot(view, selection);
   return htmlView(view, selection, options, reporter, failure);
 }
