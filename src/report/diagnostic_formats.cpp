@@ -110,7 +110,7 @@ std::string githubCommand(const SourceFile* source, const Diagnostic& d) {
   if (!d.code.empty()) properties += "title=" + githubProperty(d.code);
   if (!properties.empty() && properties.back() == ',') properties.pop_back();
   return fmt::format("::{}{}{}::{}\n", githubCommandName(d.severity), properties.empty() ? "" : " ", properties,
-                     githubData(d.message));
+                     githubData(terminalText(d.message)));
 }
 
 void GitHubConsumer::consume(const SourceFile* source, const std::vector<const Diagnostic*>& diagnostics) {
