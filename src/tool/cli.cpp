@@ -435,7 +435,11 @@ int runCli(int argc, char** argv) {
   CLI::App* validate = defineValidate(app, s);
 
   if (const int exit = parse(app, argc, argv); exit >= 0) return exit;
-  if (!s.generate.empty()) return writeCliDocument(app, s.generate, standardOutput()) ? kExitOk : kExitUsage;
+  if (!s.generate.empty()) {
+    if (writeCliDocument(app, s.generate, standardOutput())) return kExitOk;
+    writeError("reshardctl: error: " + standardOutput().errorMessage() + "\n");
+    return kExitUsage;
+  }
   if (app.get_subcommands().empty()) {
     writeError("reshardctl: error: a subcommand is required: apply, print, verify, diff, plan, run, list "
                "or validate\n"
@@ -470,6 +474,12 @@ int runCli(int argc, char** argv) {
     status = kExitUsage;
   } catch (const std::exception& e) {
     reporter->toolError(fmt::format("internal error: {}", e.what()));
+    status = kExitUsage;
+  }
+  // A write to standard output that no command checks (status lines,
+  // --check's findings, verify --json): the sink kept why it failed.
+  if (standardOutput().failed() && status != kExitUsage) {
+    reporter->toolError(standardOutput().errorMessage());
     status = kExitUsage;
   }
   reporter->finish();
