@@ -82,6 +82,10 @@ case $check in
     expect 2 "cannot write '<stdout>': $full" bash -c '"$0" diff --stat "$1" "$1" >/dev/full' "$tool" "$seed"
     expect 2 "cannot write '<stdout>': $full" bash -c '"$0" plan --apply "$1" >/dev/full' "$tool" "$seed"
     expect 2 "cannot write '<stdout>': $full" bash -c '"$0" run --apply "$1" >/dev/full' "$tool" "$seed"
+    # What goes through the standard-output sink itself: status lines, --json, --generate.
+    expect 2 "cannot write '<stdout>': $full" bash -c '"$0" apply --check "$1" "$1" >/dev/full' "$tool" "$seed"
+    expect 2 "cannot write '<stdout>': $full" bash -c '"$0" verify --json "$1" >/dev/full' "$tool" "$seed"
+    expect 2 "cannot write '<stdout>': $full" bash -c '"$0" --generate=man >/dev/full' "$tool"
     ;;
   fake-mpi-world)
     # mpirun's variables without mpirun (or without an MPI build): exit 2 with a reason.

@@ -4,6 +4,9 @@
 
 #include <fmt/format.h>
 
+#include "support/escape.h"
+#include "support/palette.h"
+
 namespace reshardctl {
 
 namespace {
@@ -11,38 +14,13 @@ namespace {
 constexpr size_t kMaxShownLine = 160;  // longer lines are clipped around the column
 constexpr size_t kContext = 60;        // bytes shown left of the column when clipping
 
-// ANSI SGR sequences, as compilers colour their diagnostics.
-struct Palette {
-  const char* bold = "";
-  const char* error = "";
-  const char* warning = "";
-  const char* note = "";
-  const char* caret = "";
-  const char* reset = "";
-};
-
-Palette paletteFor(bool color) {
-  if (!color) return {};
-  return {"\x1b[1m", "\x1b[1;31m", "\x1b[1;35m", "\x1b[1;36m", "\x1b[1;32m", "\x1b[0m"};
-}
-
-const char* severityColor(const Palette& palette, Severity severity) {
+Ink severityInk(Severity severity) {
   switch (severity) {
-    case Severity::Error: return palette.error;
-    case Severity::Warning: return palette.warning;
-    case Severity::Note: return palette.note;
+    case Severity::Error: return Ink::Error;
+    case Severity::Warning: return Ink::Warning;
+    case Severity::Note: return Ink::Note;
   }
-  return palette.error;
-}
-
-// Control bytes would garble the terminal and the caret column: show '?'.
-std::string printable(std::string_view text) {
-  std::string out(text);
-  for (char& c : out) {
-    auto byte = static_cast<unsigned char>(c);
-    if ((byte < 0x20 && c != '\t') || byte == 0x7f) c = '?';
-  }
-  return out;
+  return Ink::Error;
 }
 
 bool located(const SourceFile* source, const Diagnostic& d) {
@@ -61,17 +39,17 @@ void appendSnippet(std::string& out, const SourceFile& source, const Diagnostic&
     if (first + kMaxShownLine < line.size()) suffix = "...";
     line = line.substr(first, kMaxShownLine);
   }
-  out += prefix + printable(line) + suffix + '\n';
+  out += prefix + terminalMasked(line) + suffix + '\n';
   size_t col = column - first;  // within the shown part of the line
   std::string caret(prefix.size(), ' ');
   for (size_t i = 0; i < col && i < line.size(); ++i) caret += line[i] == '\t' ? '\t' : ' ';
   if (col > line.size()) caret.append(col - line.size(), ' ');
-  caret += palette.caret;
+  caret += palette(Ink::Caret);
   caret += '^';
   size_t room = line.size() > col ? line.size() - col : 1;
   size_t underline = std::min(std::max<size_t>(d.length, 1), room);
   if (underline > 1) caret.append(underline - 1, '~');
-  out += caret + palette.reset + '\n';
+  out += caret + palette.reset() + '\n';
 }
 
 // " [-Wuneven-shards]" after a named warning's message, as compilers name the flag.
@@ -81,18 +59,19 @@ std::string flagSuffix(const Diagnostic& d) {
 }
 
 void appendOne(std::string& out, const SourceFile* source, const Diagnostic& d, TextStyle style) {
-  const Palette palette = paletteFor(style.color);
+  const Palette palette(style.color);
   const std::string severity =
-      fmt::format("{}{}:{}", severityColor(palette, d.severity), severityName(d.severity), palette.reset);
+      fmt::format("{}{}:{}", palette(severityInk(d.severity)), severityName(d.severity), palette.reset());
+  const std::string message = terminalText(d.message);
   if (!located(source, d)) {
     // Not about a place in the input (an unreadable file, a missing GPU): the
     // tool speaks, as compilers do for such errors.
-    out += fmt::format("reshardctl: {} {}{}\n", severity, d.message, flagSuffix(d));
+    out += fmt::format("reshardctl: {} {}{}\n", severity, message, flagSuffix(d));
     return;
   }
   SourceFile::LineCol where = source->lineCol(d.offset);
-  out += fmt::format("{}{}:{}:{}:{} {} {}{}\n", palette.bold, source->name(), where.line, where.column,
-                     palette.reset, severity, d.message, flagSuffix(d));
+  out += fmt::format("{}{}:{}:{}:{} {} {}{}\n", palette(Ink::Bold), terminalLine(source->name()), where.line,
+                     where.column, palette.reset(), severity, message, flagSuffix(d));
   if (style.snippets) appendSnippet(out, *source, d, palette);
 }
 
@@ -136,8 +115,8 @@ std::string formatDiagnostic(const SourceFile* source, const Diagnostic& diagnos
 void TextDiagnosticConsumer::consume(const SourceFile* source, const std::vector<const Diagnostic*>& diagnostics) {
   std::string text;
   for (const Diagnostic* d : diagnostics) text += formatDiagnostic(source, *d, style_);
-  std::fwrite(text.data(), 1, text.size(), out_);
-  std::fflush(out_);
+  out_ += text;
+  out_.flush();
 }
 
 DiagnosticEngine::DiagnosticEngine(const SourceFile* source, const DiagnosticPolicy* policy)
@@ -207,7 +186,7 @@ void DiagnosticEngine::flush(DiagnosticConsumer& consumer, bool showWarnings) {
   diagnostics_.clear();
 }
 
-void DiagnosticEngine::flush(std::FILE* out, bool showWarnings) {
+void DiagnosticEngine::flush(OutputSink& out, bool showWarnings) {
   TextDiagnosticConsumer text(out, TextStyle{});
   flush(text, showWarnings);
 }

@@ -20,6 +20,7 @@
 #include <vector>
 
 #include "ir/source.h"
+#include "support/output_sink.h"
 
 namespace reshardctl {
 
@@ -91,14 +92,14 @@ struct TextStyle {
 // Renders one diagnostic (and its notes) as text, ending in a newline.
 std::string formatDiagnostic(const SourceFile* source, const Diagnostic& diagnostic, TextStyle style = {});
 
-// The compiler-style text, written to a stream and flushed.
+// The compiler-style text, written to a sink and flushed.
 class TextDiagnosticConsumer final : public DiagnosticConsumer {
  public:
-  TextDiagnosticConsumer(std::FILE* out, TextStyle style) : out_(out), style_(style) {}
+  TextDiagnosticConsumer(OutputSink& out, TextStyle style) : out_(out), style_(style) {}
   void consume(const SourceFile* source, const std::vector<const Diagnostic*>& diagnostics) override;
 
  private:
-  std::FILE* out_;
+  OutputSink& out_;
   TextStyle style_;
 };
 
@@ -129,7 +130,7 @@ class DiagnosticEngine {
   // Stable-sorts by location (MLIR reports leftovers this way), hands them to
   // `consumer` and forgets them.
   void flush(DiagnosticConsumer& consumer, bool showWarnings = true);
-  void flush(std::FILE* out, bool showWarnings = true);  // plain text
+  void flush(OutputSink& out, bool showWarnings = true);  // plain text
   std::string render(bool showWarnings = true) const;    // plain text
   // The diagnostics in the order flush() hands them on.
   std::vector<const Diagnostic*> sorted(bool showWarnings = true) const;

@@ -6,6 +6,7 @@
 
 #include <fmt/format.h>
 
+#include "support/escape.h"
 #include "support/sequence_alignment.h"
 #include "syntax/attribute_dictionary.h"
 
@@ -343,7 +344,7 @@ ProgramDiff diffPrograms(const Program& before, const Program& after, const Diff
 void writeDiff(const ProgramDiff& diff, const SourceFile& before, const SourceFile& after,
                const std::function<void(std::string_view)>& write) {
   if (diff.equal()) return;
-  write(fmt::format("old: {}\nnew: {}\n", before.name(), after.name()));
+  write(fmt::format("old: {}\nnew: {}\n", terminalLine(before.name()), terminalLine(after.name())));
   std::string out;
   for (const OpChange& change : diff.changes) {
     out.clear();
@@ -363,6 +364,7 @@ void writeDiff(const ProgramDiff& diff, const SourceFile& before, const SourceFi
       out += fmt::format("  old {:>{}} | {}\n", oldLine, width, before.lineAt(change.before->location()));
     if (change.after)
       out += fmt::format("  new {:>{}} | {}\n", newLine, width, after.lineAt(change.after->location()));
+    escapeForTerminal(out);
     write(out);
   }
 }

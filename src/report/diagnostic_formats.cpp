@@ -4,6 +4,7 @@
 
 #include "passes/check_report.h"
 #include "passes/lint.h"
+#include "support/escape.h"
 
 namespace reshardctl {
 
@@ -15,9 +16,9 @@ std::string dumpLine(const Json& value) {
   return value.dump(-1, ' ', false, Json::error_handler_t::replace) + "\n";
 }
 
-void write(std::FILE* out, const std::string& text) {
-  std::fwrite(text.data(), 1, text.size(), out);
-  std::fflush(out);
+void write(OutputSink& out, const std::string& text) {
+  out += text;
+  out.flush();
 }
 
 // The diagnostic followed by its notes, each on its own.
@@ -27,23 +28,6 @@ void forEachWithNotes(const std::vector<const Diagnostic*>& diagnostics, Each ea
     each(*d);
     for (const Diagnostic& note : d->notes) each(note);
   }
-}
-
-// Workflow command escaping (the runner's own rules): data escapes %, CR and
-// LF; property values also ':' and ','.
-std::string githubEscape(std::string_view text, bool property) {
-  std::string out;
-  for (char c : text) {
-    switch (c) {
-      case '%': out += "%25"; break;
-      case '\r': out += "%0D"; break;
-      case '\n': out += "%0A"; break;
-      case ':': out += property ? "%3A" : ":"; break;
-      case ',': out += property ? "%2C" : ","; break;
-      default: out += c;
-    }
-  }
-  return out;
 }
 
 const char* githubCommandName(Severity severity) {
@@ -121,12 +105,12 @@ std::string githubCommand(const SourceFile* source, const Diagnostic& d) {
   std::string properties;
   DiagnosticPlace place;
   if (placeOf(source, d, &place))
-    properties = fmt::format("file={},line={},col={},endColumn={},", githubEscape(source->name(), true), place.line,
+    properties = fmt::format("file={},line={},col={},endColumn={},", githubProperty(source->name()), place.line,
                              place.column, place.endColumn);
-  if (!d.code.empty()) properties += "title=" + githubEscape(d.code, true);
+  if (!d.code.empty()) properties += "title=" + githubProperty(d.code);
   if (!properties.empty() && properties.back() == ',') properties.pop_back();
   return fmt::format("::{}{}{}::{}\n", githubCommandName(d.severity), properties.empty() ? "" : " ", properties,
-                     githubEscape(d.message, false));
+                     githubData(terminalText(d.message)));
 }
 
 void GitHubConsumer::consume(const SourceFile* source, const std::vector<const Diagnostic*>& diagnostics) {

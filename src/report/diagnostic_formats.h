@@ -36,20 +36,20 @@ nlohmann::ordered_json diagnosticJson(const SourceFile* source, const Diagnostic
 
 class JsonLinesConsumer final : public DiagnosticConsumer {
  public:
-  explicit JsonLinesConsumer(std::FILE* out) : out_(out) {}
+  explicit JsonLinesConsumer(OutputSink& out) : out_(out) {}
   void consume(const SourceFile* source, const std::vector<const Diagnostic*>& diagnostics) override;
 
  private:
-  std::FILE* out_;
+  OutputSink& out_;
 };
 
 class GitHubConsumer final : public DiagnosticConsumer {
  public:
-  explicit GitHubConsumer(std::FILE* out) : out_(out) {}
+  explicit GitHubConsumer(OutputSink& out) : out_(out) {}
   void consume(const SourceFile* source, const std::vector<const Diagnostic*>& diagnostics) override;
 
  private:
-  std::FILE* out_;
+  OutputSink& out_;
 };
 
 // One workflow command line (with its newline) for a diagnostic.

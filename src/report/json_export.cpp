@@ -201,18 +201,16 @@ class Exporter {
 
 }  // namespace
 
-bool writeProgramJson(const Program& program, const SourceFile* source, std::FILE* out) {
-  OutputBuffer sink(out);
+bool writeProgramJson(const Program& program, const SourceFile* source, OutputSink& out) {
   std::string text;
   Exporter(program, source, text).document(program, [&] {
     if (text.size() < kDrainAt) return;
-    sink.append(text);
+    out.write(text);
     text.clear();
   });
   text += '\n';
-  sink.append(text);
-  sink.flush();
-  return !sink.failed() && std::fflush(out) == 0;
+  out.write(text);
+  return out.flush();
 }
 
 std::string programJsonText(const Program& program, const SourceFile* source) {

@@ -4,13 +4,13 @@
 // text, op_dist_attr structured, and nested blocks.
 #pragma once
 
-#include <cstdio>
 #include <string>
 
 #include <nlohmann/json.hpp>
 
 #include "ir/ir.h"
 #include "ir/source.h"
+#include "support/output_sink.h"
 
 namespace reshardctl {
 
@@ -23,7 +23,7 @@ std::string programJsonText(const Program& program, const SourceFile* source);
 
 // The same text written to `out` one top-level op at a time: memory holds
 // about one op's JSON, never the document. Returns false when writing failed.
-bool writeProgramJson(const Program& program, const SourceFile* source, std::FILE* out);
+bool writeProgramJson(const Program& program, const SourceFile* source, OutputSink& out);
 
 // The export as a json value, for code that inspects it.
 nlohmann::ordered_json programToJson(const Program& program, const SourceFile* source);

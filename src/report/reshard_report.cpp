@@ -2,9 +2,7 @@
 
 #include <algorithm>
 #include <map>
-#include <cstdio>
 #include <memory>
-#include <new>
 #include <string_view>
 
 #include <fmt/format.h>
@@ -109,16 +107,15 @@ LineOf sourceLines(const SourceFile& source) {
 
 namespace {
 
-// Reads the printed program line by line as the printer writes it (a stdio
-// stream over this), so the text is never held whole: result names are
+// Reads the printed program line by line as the printer writes it (a sink
+// handing each buffer to scan()), so the text is never held whole: result names are
 // unique in a printed program, so "(%N) = "dist_op.reshard"" finds the line.
 class ReshardLineScanner {
  public:
   std::map<std::string, size_t> take() { return std::move(lines_); }
 
-  static ssize_t write(void* cookie, const char* data, size_t size) {
-    auto& self = *static_cast<ReshardLineScanner*>(cookie);
-    std::string_view chunk(data, size);
+  void scan(std::string_view chunk) {
+    ReshardLineScanner& self = *this;
     for (size_t newline; (newline = chunk.find('\n')) != std::string_view::npos;) {
       if (self.partial_.empty()) {
         self.line(chunk.substr(0, newline));
@@ -130,7 +127,6 @@ class ReshardLineScanner {
       chunk.remove_prefix(newline + 1);
     }
     self.partial_.append(chunk);
-    return static_cast<ssize_t>(size);
   }
 
  private:
@@ -152,12 +148,10 @@ class ReshardLineScanner {
 
 LineOf printedLines(const Program& program) {
   ReshardLineScanner scanner;
-  cookie_io_functions_t functions{};
-  functions.write = &ReshardLineScanner::write;
-  std::FILE* stream = ::fopencookie(&scanner, "w", functions);
-  if (!stream) throw std::bad_alloc();
-  printProgram(program, stream);
-  std::fclose(stream);
+  {
+    OutputSink printed([&](std::string_view chunk) { scanner.scan(chunk); });
+    printProgram(program, printed);
+  }
   auto linesByName = std::make_shared<std::map<std::string, size_t>>(scanner.take());
   auto names = std::make_shared<ValueNames>(program);
   return [linesByName, names](const Operation& op) {

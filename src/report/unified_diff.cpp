@@ -5,6 +5,8 @@
 
 #include <fmt/format.h>
 
+#include "support/escape.h"
+#include "support/palette.h"
 #include "support/sequence_alignment.h"
 
 namespace reshardctl {
@@ -36,14 +38,6 @@ std::vector<std::string_view> splitLines(std::string_view text) {
   return lines;
 }
 
-struct Palette {
-  const char* header = "";
-  const char* hunk = "";
-  const char* removed = "";
-  const char* added = "";
-  const char* reset = "";
-};
-
 enum class Edit : char { Keep = ' ', Remove = '-', Add = '+' };
 
 // One line of the edit script. `before` and `after` count the lines of each
@@ -59,13 +53,12 @@ class HunkWriter {
  public:
   HunkWriter(const std::vector<std::string_view>& before, const std::vector<std::string_view>& after,
              const UnifiedDiffOptions& options)
-      : before_(before), after_(after), options_(options) {
-    if (options.color) palette_ = {"\x1b[1m", "\x1b[36m", "\x1b[31m", "\x1b[32m", "\x1b[0m"};
-  }
+      : before_(before), after_(after), options_(options), palette_(options.color) {}
 
   std::string write(const std::vector<Line>& script, const std::string& beforeLabel, const std::string& afterLabel) {
-    std::string out = fmt::format("{}--- {}{}\n{}+++ {}{}\n", palette_.header, beforeLabel, palette_.reset,
-                                  palette_.header, afterLabel, palette_.reset);
+    const char* header = palette_(Ink::DiffHeader);
+    std::string out = fmt::format("{}--- {}{}\n{}+++ {}{}\n", header, diffHeaderName(beforeLabel), palette_.reset(),
+                                  header, diffHeaderName(afterLabel), palette_.reset());
     size_t i = 0;
     while (i < script.size()) {
       while (i < script.size() && script[i].edit == Edit::Keep) ++i;
@@ -101,14 +94,16 @@ class HunkWriter {
       const std::string_view text = line.edit == Edit::Add ? after_[line.after] : before_[line.before];
       beforeCount += line.edit != Edit::Add ? 1 : 0;
       afterCount += line.edit != Edit::Remove ? 1 : 0;
-      const char* color = line.edit == Edit::Remove ? palette_.removed : line.edit == Edit::Add ? palette_.added : "";
+      const char* color = line.edit == Edit::Remove ? palette_(Ink::DiffRemoved)
+                          : line.edit == Edit::Add  ? palette_(Ink::DiffAdded)
+                                                    : "";
       const bool newline = !text.empty() && text.back() == '\n';
       const std::string_view content = newline ? text.substr(0, text.size() - 1) : text;
-      body += fmt::format("{}{}{}{}\n", color, static_cast<char>(line.edit), content, *color ? palette_.reset : "");
+      body += fmt::format("{}{}{}{}\n", color, static_cast<char>(line.edit), content, *color ? palette_.reset() : "");
       if (!newline) body += "\\ No newline at end of file\n";
     }
-    return fmt::format("{}@@ -{} +{} @@{}\n", palette_.hunk, rangeText(script[first].before, beforeCount),
-                       rangeText(script[first].after, afterCount), palette_.reset) +
+    return fmt::format("{}@@ -{} +{} @@{}\n", palette_(Ink::DiffHunk), rangeText(script[first].before, beforeCount),
+                       rangeText(script[first].after, afterCount), palette_.reset()) +
            body;
   }
 

@@ -45,59 +45,12 @@ class Numbering {
   uint32_t nextArgument_ = 0;
 };
 
-// The printer's text: most of printing is appending short pieces, so each
-// append is one bounds check and a copy (no terminator, no length kept apart),
-// into a buffer grown in large steps.
-class TextOut {
- public:
-  TextOut() { grow(1 << 21); }
-
-  TextOut& operator+=(std::string_view piece) {
-    if (piece.empty()) return *this;  // its data may be null, which memcpy must not see
-    if (static_cast<size_t>(end_ - cur_) < piece.size()) grow(piece.size());
-    std::memcpy(cur_, piece.data(), piece.size());
-    cur_ += piece.size();
-    return *this;
-  }
-  TextOut& operator+=(char c) {
-    if (cur_ == end_) grow(1);
-    *cur_++ = c;
-    return *this;
-  }
-  void append(size_t count, char c) {
-    if (static_cast<size_t>(end_ - cur_) < count) grow(count);
-    std::memset(cur_, c, count);
-    cur_ += count;
-  }
-  void append(const char* begin, const char* end) { *this += std::string_view(begin, static_cast<size_t>(end - begin)); }
-
-  size_t size() const { return cur_ ? static_cast<size_t>(cur_ - buffer_.data()) : 0; }
-  std::string_view view() const { return {buffer_.data(), size()}; }
-  void clear() { cur_ = buffer_.data(); }
-  std::string take() {
-    buffer_.resize(size());
-    return std::move(buffer_);
-  }
-
- private:
-  void grow(size_t needed) {
-    size_t used = size();
-    buffer_.resize(std::max(buffer_.size() * 2, used + needed));
-    cur_ = buffer_.data() + used;
-    end_ = buffer_.data() + buffer_.size();
-  }
-
-  std::string buffer_;
-  char* cur_ = nullptr;
-  char* end_ = nullptr;
-};
-
 // Graph → Paddle's dump text. Each function names the Paddle printer it follows
 // (paddle/pir/src/core/ir_printer.cc unless said otherwise).
 class Printer {
  public:
-  Printer(const Program& program, TextOut& out, OutputBuffer* sink)
-      : program_(program), numbering_(program), out_(out), sink_(sink),
+  Printer(const Program& program, OutputSink& out)
+      : program_(program), numbering_(program), out_(out),
         leadingSpace_(program.indentStyle() == IndentStyle::LeadingSpace) {}
 
   // PrintProgram → PrintBlock; a module line first when the dump printed the
@@ -111,18 +64,10 @@ class Printer {
     printBlockContents(*program_.body(), kStep);
     blankLinesAtEnd(*program_.body());
     out_ += "}\n"sv;
-    drain();
   }
 
  private:
   static constexpr size_t kStep = 4;
-
-  void drain() {
-    if (sink_ && out_.size() >= (1u << 20)) {
-      sink_->append(out_.view());
-      out_.clear();
-    }
-  }
 
   // IrPrinter::indentation(): 4 spaces a level. The 2023 printer had none:
   // PrintOpResult began each op line with " (", and PrintBlock wrote its
@@ -341,7 +286,6 @@ class Printer {
       blankLinesBefore(*op);
       printOp(*op, width);
       out_ += '\n';
-      drain();
     }
   }
 
@@ -368,35 +312,20 @@ class Printer {
 
   const Program& program_;
   Numbering numbering_;
-  TextOut& out_;
-  OutputBuffer* sink_;
+  OutputSink& out_;
   bool leadingSpace_;
 };
 
 }  // namespace
 
-void OutputBuffer::write(std::string_view text) {
-  if (std::fwrite(text.data(), 1, text.size(), file_) != text.size()) failed_ = true;
-}
-
-void OutputBuffer::flush() {
-  if (buffer_.empty()) return;
-  write(buffer_);
-  buffer_.clear();
-}
-
-bool printProgram(const Program& program, std::FILE* out) {
-  OutputBuffer sink(out);
-  TextOut text;
-  Printer(program, text, &sink).printProgram();
-  sink.append(text.view());
-  sink.flush();
-  return !sink.failed() && std::fflush(out) == 0;
+bool printProgram(const Program& program, OutputSink& out) {
+  Printer(program, out).printProgram();
+  return out.flush();
 }
 
 std::string printProgramToString(const Program& program) {
-  TextOut text;
-  Printer(program, text, nullptr).printProgram();
+  OutputSink text;
+  Printer(program, text).printProgram();
   return text.take();
 }
 

@@ -2,41 +2,15 @@
 // values are numbered %0, %1, ... in the order they are first printed.
 #pragma once
 
-#include <cstdio>
 #include <string>
 
 #include "ir/ir.h"
+#include "support/output_sink.h"
 
 namespace reshardctl {
 
-// Buffered output to a FILE*, so printing a large program makes few syscalls
-// and never holds the whole text in memory.
-class OutputBuffer {
- public:
-  explicit OutputBuffer(std::FILE* file) : file_(file) { buffer_.reserve(kFlushAt + 4096); }
-  ~OutputBuffer() { flush(); }
-  void append(std::string_view text) {
-    if (buffer_.empty() && text.size() >= kFlushAt) {
-      write(text);  // already a large block: no copy into the buffer
-      return;
-    }
-    buffer_ += text;
-    if (buffer_.size() >= kFlushAt) flush();
-  }
-  void flush();
-  bool failed() const { return failed_; }
-
- private:
-  void write(std::string_view text);
-
-  static constexpr size_t kFlushAt = 1 << 20;
-  std::FILE* file_;
-  std::string buffer_;
-  bool failed_ = false;
-};
-
-// Prints the whole program; returns false if writing failed.
-bool printProgram(const Program& program, std::FILE* out);
+// Prints the whole program into `out` and flushes it; false if writing failed.
+bool printProgram(const Program& program, OutputSink& out);
 std::string printProgramToString(const Program& program);
 
 // Numbers values as the printer does, for tools that name values in reports

@@ -60,7 +60,7 @@ void printStats(const Program& program, const PartitionResult& result, const Cos
       planReshardOps(program, kept, costs, [](const Operation&) { return size_t{0}; });
   size_t unplanned = 0;
   for (const ReshardReport& report : reports) unplanned += report.plan ? 0 : 1;
-  reporter.summary(stderr, fmt::format("apply: {} {}{}", check ? "would insert" : "inserted", planTotalText(reports),
+  reporter.summary(standardError(), fmt::format("apply: {} {}{}", check ? "would insert" : "inserted", planTotalText(reports),
                                        unplanned == 0 ? "" : fmt::format(" ({} could not be planned)", unplanned)));
 }
 
@@ -141,7 +141,7 @@ class ApplyRun {
     for (const NeededReshard& one : needed)
       findings.push_back(neededReshardDiagnostic(one, loaded.program->generation()));
     if (!options_.json || reporter_.format() != DiagnosticFormat::Text)
-      reporter_.reportFindings(loaded.source.get(), findings, stdout);
+      reporter_.reportFindings(loaded.source.get(), findings, standardOutput());
     return {needed.empty() ? kExitOk : kExitBadInput, summary};
   }
 
@@ -175,7 +175,7 @@ int finishCheck(const ApplyOptions& options, const CheckTotals& totals, const In
     return writeStdout(dumpJson(document), reporter) ? inputs.status : kExitUsage;
   }
   if (inputs.programs > 1)
-    reporter.summary(stdout, fmt::format("{} {}", neededReshardsSummary(totals.reshards),
+    reporter.summary(standardOutput(), fmt::format("{} {}", neededReshardsSummary(totals.reshards),
                                          inputsText(totals.inputsChanged, inputs)));
   else if (totals.reshards > 0 && !writeStdout(neededReshardsSummary(totals.reshards) + "\n", reporter))
     return kExitUsage;
@@ -191,7 +191,7 @@ int runApply(const ApplyOptions& options, Reporter& reporter) {
     throw Failure(FailureKind::Usage, "--in-place needs an input file, not standard input");
   ApplyRun run(options, reporter);
   // --check's lines are its result (stdout), unless that is the JSON document.
-  std::FILE* summaries = options.mode == ApplyMode::Check && !options.json ? stdout : stderr;
+  OutputSink& summaries = options.mode == ApplyMode::Check && !options.json ? standardOutput() : standardError();
   // --in-place writes a file back whole: a log's program must be chosen.
   const InputRun inputs =
       forEachInput(files, options.inputs, reporter, summaries, std::ref(run),

@@ -3,6 +3,7 @@
 #include <cstdio>
 #include <exception>
 #include <memory>
+#include <sstream>
 #include <new>
 #include <string_view>
 #include <utility>
@@ -12,6 +13,7 @@
 
 #include "support/exit_code.h"
 #include "support/failure.h"
+#include "support/output_sink.h"
 #include "tool/cli_docs.h"
 #include "tool/cli_support.h"
 #include "tool/reporting.h"
@@ -19,6 +21,22 @@
 namespace reshardctl {
 
 namespace {
+
+// What is said before a Reporter exists (usage errors): straight to standard error.
+void writeError(const std::string& text) {
+  standardError() += text;
+  standardError().flush();
+}
+
+// CLI11 writes help and version text to streams: they go out through the sinks.
+int exitThroughSinks(const CLI::App& app, const CLI::Error& e) {
+  std::ostringstream out, err;
+  const int code = app.exit(e, out, err);
+  standardOutput() += out.str();
+  standardOutput().flush();
+  writeError(err.str());
+  return code;
+}
 
 // The table, in the order `reshardctl --help` lists the subcommands.
 constexpr const SubcommandSpec* kSubcommands[] = {
@@ -106,23 +124,23 @@ struct CommandLine {
 int parse(std::unique_ptr<CommandLine>& cli, int argc, char** argv) {
   const std::string unknown = unknownSubcommand(cli->app, argc, argv);
   if (!unknown.empty()) {
-    std::fprintf(stderr, "%s\nRun 'reshardctl --help' for the subcommands.\n", unknown.c_str());
+    writeError(unknown + "\nRun 'reshardctl --help' for the subcommands.\n");
     return kExitUsage;
   }
   try {
     cli->app.parse(argc, argv);
   } catch (const CLI::CallForHelp& e) {
-    return cli->app.exit(e);
+    return exitThroughSinks(cli->app, e);
   } catch (const CLI::CallForAllHelp& e) {
-    return cli->app.exit(e);
+    return exitThroughSinks(cli->app, e);
   } catch (const CLI::CallForVersion& e) {
-    return cli->app.exit(e);
+    return exitThroughSinks(cli->app, e);
   } catch (const CLI::ParseError& e) {
     if (!cli->complete) {
       cli = std::make_unique<CommandLine>(nullptr);
       return parse(cli, argc, argv);
     }
-    std::fprintf(stderr, "%s\nRun with --help for the flags.\n", explainParseError(cli->app, e).c_str());
+    writeError(explainParseError(cli->app, e) + "\nRun with --help for the flags.\n");
     return kExitUsage;
   }
   return -1;
@@ -149,22 +167,31 @@ int runSubcommand(const SubcommandRunner& run, Reporter& reporter) {
 int runCli(int argc, char** argv) {
   auto cli = std::make_unique<CommandLine>(leadingSubcommand(argc, argv));
   if (const int exit = parse(cli, argc, argv); exit >= 0) return exit;
-  if (cli->generate != CliDocument::None) return writeCliDocument(cli->app, cli->generate, stdout) ? kExitOk : kExitUsage;
+  if (cli->generate != CliDocument::None) {
+    if (writeCliDocument(cli->app, cli->generate, standardOutput())) return kExitOk;
+    writeError("reshardctl: error: " + standardOutput().errorMessage() + "\n");
+    return kExitUsage;
+  }
   const SubcommandRunner* run = cli->chosen();
   if (run == nullptr) {
-    std::fputs("reshardctl: error: a subcommand is required: apply, print, verify, diff, plan, run, list "
+    writeError("reshardctl: error: a subcommand is required: apply, print, verify, diff, plan, run, list "
                "or validate\n"
-               "Run 'reshardctl --help' for more.\n",
-               stderr);
+               "Run 'reshardctl --help' for more.\n");
     return kExitUsage;
   }
   std::string error;
   std::unique_ptr<Reporter> reporter = Reporter::create(cli->reporting, &error);
   if (!reporter) {
-    std::fprintf(stderr, "reshardctl: error: %s\n", error.c_str());
+    writeError("reshardctl: error: " + error + "\n");
     return kExitUsage;
   }
-  const int status = runSubcommand(*run, *reporter);
+  int status = runSubcommand(*run, *reporter);
+  // A write to standard output that no command checks (status lines,
+  // --check's findings, verify --json): the sink kept why it failed.
+  if (standardOutput().failed() && status != kExitUsage) {
+    reporter->toolError(standardOutput().errorMessage());
+    status = kExitUsage;
+  }
   reporter->finish();
   return status;
 }

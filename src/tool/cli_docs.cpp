@@ -266,12 +266,13 @@ std::string zshCompletion(const CLI::App& app) {
       commands, cases);
 }
 
-bool writeCliDocument(const CLI::App& app, CliDocument kind, std::FILE* out) {
+bool writeCliDocument(const CLI::App& app, CliDocument kind, OutputSink& out) {
   if (kind == CliDocument::None) return true;
   const std::string text = kind == CliDocument::Man    ? manPage(app)
                            : kind == CliDocument::Bash ? bashCompletion(app)
                                                        : zshCompletion(app);
-  return std::fwrite(text.data(), 1, text.size(), out) == text.size() && std::fflush(out) == 0;
+  out.write(text);
+  return out.flush();
 }
 
 }  // namespace reshardctl

@@ -4,10 +4,11 @@
 // `cmake --install` installs the results.
 #pragma once
 
-#include <cstdio>
 #include <string>
 
 #include <CLI/CLI.hpp>
+
+#include "support/output_sink.h"
 
 namespace reshardctl {
 
@@ -24,6 +25,6 @@ enum class CliDocument {
 };
 
 // False when it cannot be written.
-bool writeCliDocument(const CLI::App& app, CliDocument kind, std::FILE* out);
+bool writeCliDocument(const CLI::App& app, CliDocument kind, OutputSink& out);
 
 }  // namespace reshardctl

@@ -63,9 +63,8 @@ const char* usageProblem(const DiffCommandOptions& options) {
 // (nothing when equal, as diff(1)), written change by change; or the summary
 // line and a unified diff of the two texts.
 bool writeDiffOutput(const ProgramDiff& diff, const LoadedProgram& before, const LoadedProgram& after,
-                     const DiffCommandOptions& options, bool color, std::FILE* out) {
-  bool written = true;
-  auto put = [&](std::string_view text) { written = std::fwrite(text.data(), 1, text.size(), out) == text.size() && written; };
+                     const DiffCommandOptions& options, bool color, OutputSink& out) {
+  auto put = [&](std::string_view text) { out.write(text); };
   if (options.json) {
     put(dumpJson(programDiffJson(diff, *before.source, *after.source)));
   } else if (options.stat) {
@@ -79,7 +78,7 @@ bool writeDiffOutput(const ProgramDiff& diff, const LoadedProgram& before, const
     put(formatDiffStat(diff) + unifiedDiff(programText(before), programText(after), before.source->name(),
                                            after.source->name(), UnifiedDiffOptions{options.context, color}));
   }
-  return written;
+  return !out.failed();
 }
 
 // Exits as diff(1): 0 equal, 1 different, 2 trouble (unreadable or bad input).
@@ -102,7 +101,7 @@ int runDiff(const DiffCommandOptions& options, Reporter& reporter) {
 
   ProgramDiff diff = diffPrograms(*before.program, *after.program, {options.ignoredAttributes});
   DiagnosticEngine output = reporter.engine();
-  const int written = writeOutput("-", output, [&](std::FILE* out) {
+  const int written = writeOutput("-", output, [&](OutputSink& out) {
     return writeDiffOutput(diff, before, after, options, reporter.colorStdout(), out);
   });
   if (written != kExitOk) {

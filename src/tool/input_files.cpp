@@ -14,6 +14,7 @@
 
 #include "ir/verifier.h"
 #include "support/failure.h"
+#include "support/escape.h"
 #include "syntax/parser.h"
 #include "tool/reporting.h"
 
@@ -243,22 +244,23 @@ LoadedProgram loadProgram(const std::string& path, DiagnosticEngine& diagnostics
 }
 
 std::string formatProgramTable(const std::vector<FoundProgram>& programs) {
-  std::vector<std::string> lines;
+  std::vector<std::string> lines, passes;
   size_t linesWidth = 5, opsWidth = 3, passWidth = 4;
   for (const FoundProgram& p : programs) {
     lines.push_back(fmt::format("{}-{}", p.line, p.endLine));
     linesWidth = std::max(linesWidth, lines.back().size());
     opsWidth = std::max(opsWidth, fmt::formatted_size("{}", p.opCount));
-    passWidth = std::max(passWidth, p.pass.size());
+    passes.push_back(p.pass.empty() ? "-" : terminalLine(p.pass));  // names from the log: shown escaped
+    passWidth = std::max(passWidth, passes.back().size());
   }
   size_t indexWidth = std::max<size_t>(1, fmt::formatted_size("{}", programs.size()));
   std::string out = fmt::format("{:>{}}  {:<{}}  {:>{}}  {:<4}  {:<{}}  {}\n", "#", indexWidth, "lines", linesWidth,
                                 "ops", opsWidth, "dist", "pass", passWidth, "label");
   for (size_t i = 0; i < programs.size(); ++i) {
     const FoundProgram& p = programs[i];
-    std::string label = p.label + (p.closed ? "" : " (not closed: the file ends first)");
+    std::string label = terminalLine(p.label) + (p.closed ? "" : " (not closed: the file ends first)");
     out += fmt::format("{:>{}}  {:<{}}  {:>{}}  {:<4}  {:<{}}  {}", i + 1, indexWidth, lines[i], linesWidth,
-                       p.opCount, opsWidth, p.distributed ? "yes" : "no", p.pass.empty() ? "-" : p.pass,
+                       p.opCount, opsWidth, p.distributed ? "yes" : "no", passes[i],
                        passWidth, label);
     while (!out.empty() && out.back() == ' ') out.pop_back();
     out += '\n';
@@ -282,7 +284,7 @@ std::vector<InputProgram> inputsOf(std::shared_ptr<const InputFile> file, const 
 }  // namespace
 
 InputRun forEachInput(const std::vector<std::string>& files, const InputSelection& inputs, Reporter& reporter,
-                      std::FILE* summaries, const InputWork& each, SeveralPrograms several) {
+                      OutputSink& summaries, const InputWork& each, SeveralPrograms several) {
   // Summaries name each input when there is more than one of them: several
   // files, or one file taken program by program.
   const bool inTurn = several == SeveralPrograms::InTurn && inputs.program.empty() &&

@@ -29,6 +29,7 @@
 #include "ir/ir.h"
 #include "ir/source.h"
 #include "support/exit_code.h"
+#include "support/output_sink.h"
 #include "syntax/program_finder.h"
 
 namespace reshardctl {
@@ -135,7 +136,7 @@ struct InputRun {
 // With more than one, each input's summary is written to `summaries` as
 // "NAME: summary".
 InputRun forEachInput(const std::vector<std::string>& files, const InputSelection& inputs, Reporter& reporter,
-                      std::FILE* summaries, const InputWork& each,
+                      OutputSink& summaries, const InputWork& each,
                       SeveralPrograms several = SeveralPrograms::InTurn);
 
 }  // namespace reshardctl

@@ -78,7 +78,7 @@ Recorded record(const std::vector<std::string>& files, const InputSelection& inp
   std::unique_ptr<Reporter> reporter = Reporter::create(ReportingOptions{}, &error);
   REQUIRE(reporter);
   Recorded r;
-  std::FILE* sink = std::fopen("/dev/null", "w");
+  OutputSink sink;  // the status lines, kept in memory
   r.run = forEachInput(files, inputs, *reporter, sink, [&](const InputProgram& input) {
     r.names.push_back(input.name);
     r.selectors.push_back(input.selector);
@@ -86,7 +86,6 @@ Recorded record(const std::vector<std::string>& files, const InputSelection& inp
     r.preRead.push_back(input.file->source != nullptr);
     return InputOutcome{input.index == 2 ? 1 : 0, "done"};
   }, several);
-  std::fclose(sink);
   return r;
 }
 

@@ -11,6 +11,7 @@
 #include "report/diagnostic_formats.h"
 #include "report/json_export.h"
 #include "report/result_json.h"
+#include "support/escape.h"
 #include "syntax/program_finder.h"
 #include "tool/cli.h"
 #include "tool/cli_support.h"
@@ -54,7 +55,7 @@ int runList(const ListOptions& options, Reporter& reporter) {
   // A file's programs are what is listed: each file is one input, whole.
   const std::vector<std::string> files = expandInputs(options.inputs, reporter);
   const InputRun run = forEachInput(
-      files, options.inputs, reporter, stderr,
+      files, options.inputs, reporter, standardError(),
       [&](const InputProgram& input) {
         DiagnosticEngine diagnostics = reporter.engine();
         if (reportReadFailure(*input.file, diagnostics)) {  // unreadable, or cut (too large, binary)
@@ -73,7 +74,7 @@ int runList(const ListOptions& options, Reporter& reporter) {
         }
         document["files"].push_back({{"file", source->name()}, {"programs", programsJson(*source, programs)}});
         if (!programs.empty()) {
-          if (input.oneOfSeveral) table += (table.empty() ? "" : "\n") + source->name() + ":\n";
+          if (input.oneOfSeveral) table += (table.empty() ? "" : "\n") + terminalLine(source->name()) + ":\n";
           table += formatProgramTable(programs);
         }
         reporter.report(diagnostics);

@@ -17,39 +17,9 @@
 
 namespace reshardctl {
 
-// A file descriptor behind a stdio stream (fopencookie), keeping the errno of
-// the first failed write: by the time the stream reports an error, errno has
-// long been overwritten.
-struct OutputFile::Sink {
-  int fd = -1;
-  int error = 0;  // errno of the first failure; 0: none
-
-  static ssize_t write(void* cookie, const char* data, size_t size) {
-    Sink& sink = *static_cast<Sink*>(cookie);
-    size_t done = 0;
-    while (done < size) {
-      ssize_t n = ::write(sink.fd, data + done, size - done);
-      if (n < 0 && errno == EINTR) continue;
-      if (n <= 0) {
-        if (sink.error == 0) sink.error = n < 0 ? errno : EIO;
-        return done > 0 ? static_cast<ssize_t>(done) : -1;
-      }
-      done += static_cast<size_t>(n);
-    }
-    return static_cast<ssize_t>(done);
-  }
-
-  static int close(void* cookie) {
-    Sink& sink = *static_cast<Sink*>(cookie);
-    if (sink.fd >= 0 && ::close(sink.fd) != 0 && sink.error == 0) sink.error = errno;
-    sink.fd = -1;
-    return sink.error == 0 ? 0 : -1;
-  }
-};
-
 namespace {
 
-constexpr size_t kStreamBuffer = size_t{1} << 16;
+constexpr size_t kCopyBuffer = size_t{1} << 16;
 
 std::string describe(const std::string& what, const std::string& path, int error) {
   return "cannot " + what + " '" + path + "': " + std::strerror(error);
@@ -94,29 +64,19 @@ std::string followLinks(std::string path, int* error) {
   return path;
 }
 
-// A stdio stream over the sink's descriptor, which keeps its write errors.
-std::FILE* streamOver(OutputFile::Sink& sink) {
-  cookie_io_functions_t functions{};
-  functions.write = &OutputFile::Sink::write;
-  functions.close = &OutputFile::Sink::close;
-  std::FILE* stream = ::fopencookie(&sink, "w", functions);
-  if (stream) std::setvbuf(stream, nullptr, _IOFBF, kStreamBuffer);
-  return stream;
-}
-
 }  // namespace
 
-OutputFile::OutputFile() : sink_(std::make_unique<Sink>()) {}
+OutputFile::OutputFile() = default;
 
 std::optional<OutputFile> OutputFile::open(const std::string& requested, std::string* error) {
   OutputFile out;
   out.requested_ = requested;
   out.path_ = requested;
-  Sink& sink = *out.sink_;
-  if (std::optional<int> fd = namedDescriptor(requested)) {
-    if (*fd == 1) std::fflush(stdout);
-    sink.fd = ::fcntl(*fd, F_DUPFD_CLOEXEC, 3);
-    if (sink.fd < 0) {
+  int fd = -1;
+  if (std::optional<int> named = namedDescriptor(requested)) {
+    if (*named == 1) standardOutput().flush();  // what is already on its way comes first
+    fd = ::fcntl(*named, F_DUPFD_CLOEXEC, 3);
+    if (fd < 0) {
       *error = describe("write", requested == "-" ? "<stdout>" : requested, errno);
       return std::nullopt;
     }
@@ -130,15 +90,15 @@ std::optional<OutputFile> OutputFile::open(const std::string& requested, std::st
     struct stat info {};
     bool exists = ::stat(out.path_.c_str(), &info) == 0;
     if (exists && !S_ISREG(info.st_mode)) {  // a fifo, a terminal, /dev/null
-      sink.fd = ::open(out.path_.c_str(), O_WRONLY | O_CLOEXEC);
-      if (sink.fd < 0) {
+      fd = ::open(out.path_.c_str(), O_WRONLY | O_CLOEXEC);
+      if (fd < 0) {
         *error = describe("open", requested, errno);
         return std::nullopt;
       }
     } else {
       std::string temp = directoryOf(out.path_) + "/.reshardctl-XXXXXX";
-      sink.fd = ::mkostemp(temp.data(), O_CLOEXEC);
-      if (sink.fd < 0) {
+      fd = ::mkostemp(temp.data(), O_CLOEXEC);
+      if (fd < 0) {
         *error = describe("create a temporary file for", requested, errno);
         return std::nullopt;
       }
@@ -147,24 +107,18 @@ std::optional<OutputFile> OutputFile::open(const std::string& requested, std::st
       if (exists) {
         // The replaced file's mode and owner; what cannot be given to a new
         // inode (other hard links, an owner we may not set) needs in place.
-        ::fchmod(sink.fd, info.st_mode & 07777);
+        ::fchmod(fd, info.st_mode & 07777);
         bool owned = info.st_uid == ::geteuid() && info.st_gid == ::getegid();
-        if (!owned && ::fchown(sink.fd, info.st_uid, info.st_gid) != 0) out.inPlace_ = true;
+        if (!owned && ::fchown(fd, info.st_uid, info.st_gid) != 0) out.inPlace_ = true;
         if (info.st_nlink > 1) out.inPlace_ = true;
       } else {
         mode_t mask = ::umask(0);
         ::umask(mask);
-        ::fchmod(sink.fd, 0666 & ~mask);
+        ::fchmod(fd, 0666 & ~mask);
       }
     }
   }
-  out.stream_ = streamOver(sink);
-  if (!out.stream_) {
-    *error = describe("write", requested, errno);
-    ::close(sink.fd);
-    sink.fd = -1;
-    return std::nullopt;
-  }
+  out.sink_ = std::make_unique<OutputSink>(fd, requested == "-" ? "<stdout>" : requested, true);
   return out;
 }
 
@@ -175,32 +129,30 @@ OutputFile::OutputFile(OutputFile&& other) noexcept
       guardSlot_(std::exchange(other.guardSlot_, -1)),
       inPlace_(other.inPlace_),
       sink_(std::move(other.sink_)),
-      stream_(std::exchange(other.stream_, nullptr)),
+      closedSink_(other.closedSink_),
       committed_(std::exchange(other.committed_, true)) {}
 
 OutputFile::~OutputFile() {
-  if (stream_) std::fclose(stream_);
+  sink_.reset();  // closes the descriptor before the temporary file goes
   if (!committed_ && !tempPath_.empty()) ::unlink(tempPath_.c_str());
   TempFileGuard::forget(guardSlot_);
 }
 
-bool OutputFile::closeStream(std::string* error) {
-  std::fflush(stream_);
-  std::fclose(stream_);  // closes the descriptor through the sink
-  stream_ = nullptr;
-  if (sink_->error == 0) return true;
-  *error = describe("write", requested_ == "-" ? "<stdout>" : requested_, sink_->error);
-  return false;
+bool OutputFile::closeSink(std::string* error) {
+  const bool closed = sink_->close();
+  if (!closed) *error = sink_->errorMessage();
+  closedSink_ = true;
+  return closed;
 }
 
 void OutputFile::abandon(std::string* error) {
-  if (!stream_) return;
+  if (closedSink_) return;
   std::string reason;
-  if (!closeStream(&reason)) *error = reason;
+  if (!closeSink(&reason)) *error = reason;
 }
 
 bool OutputFile::commit(std::string* error) {
-  if (!closeStream(error)) return false;
+  if (!closeSink(error)) return false;
   if (!tempPath_.empty() && !publish(error)) return false;
   committed_ = true;
   return true;
@@ -237,7 +189,7 @@ bool OutputFile::copyTempOver(std::string* error) {
     int reserved = ::posix_fallocate(to, 0, info.st_size);
     if (reserved != 0 && reserved != EOPNOTSUPP && reserved != EINVAL) failure = reserved;
   }
-  char buffer[kStreamBuffer];
+  char buffer[kCopyBuffer];
   for (ssize_t n; failure == 0 && (n = ::read(from, buffer, sizeof buffer)) != 0;) {
     if (n < 0) {
       if (errno != EINTR) failure = errno;

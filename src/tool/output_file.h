@@ -20,10 +20,11 @@
 
 #include <sys/types.h>
 
-#include <cstdio>
 #include <memory>
 #include <optional>
 #include <string>
+
+#include "support/output_sink.h"
 
 namespace reshardctl {
 
@@ -36,18 +37,17 @@ class OutputFile {
   OutputFile& operator=(OutputFile&&) = delete;
   ~OutputFile();  // discards the output unless committed
 
-  std::FILE* stream() const { return stream_; }
+  // Where the output is written (support/output_sink.h).
+  OutputSink& sink() const { return *sink_; }
   // Flushes and publishes the output; returns false (and sets `error`) on failure.
   bool commit(std::string* error);
   // Gives the output up: nothing is published. Sets `error` to why writing
   // failed, when it did (a full disk, a closed pipe), else leaves it alone.
   void abandon(std::string* error);
 
-  struct Sink;  // where the stream's bytes go, and the first write error
-
  private:
   OutputFile();
-  bool closeStream(std::string* error);
+  bool closeSink(std::string* error);
   bool publish(std::string* error);
   bool copyInPlace(std::string* error);
   bool copyTempOver(std::string* error);
@@ -57,8 +57,8 @@ class OutputFile {
   std::string tempPath_;   // empty when writing directly
   int guardSlot_ = -1;     // TempFileGuard's slot for tempPath_
   bool inPlace_ = false;   // publish by copying into path_ (keeps its inode)
-  std::unique_ptr<Sink> sink_;
-  std::FILE* stream_ = nullptr;
+  std::unique_ptr<OutputSink> sink_;  // over the descriptor, which it closes
+  bool closedSink_ = false;
   bool committed_ = false;
 };
 

@@ -50,7 +50,7 @@ bool writeAndCommit(const std::string& path, const std::string& text) {
   std::string error;
   std::optional<OutputFile> out = OutputFile::open(path, &error);
   REQUIRE_MESSAGE(out, error);
-  std::fputs(text.c_str(), out->stream());
+  out->sink().write(text);
   return out->commit(&error);
 }
 
@@ -76,7 +76,7 @@ TEST_CASE("without commit the earlier output is untouched and the temp file is g
     std::string error;
     std::optional<OutputFile> out = OutputFile::open(file, &error);
     REQUIRE(out);
-    std::fputs("half of a program", out->stream());
+    out->sink().write("half of a program");
     CHECK(dir.names().size() == 2);  // the temp file exists while writing
   }
   CHECK(read(file) == "earlier\n");
@@ -168,7 +168,7 @@ TEST_CASE("a write error names its reason") {
   std::optional<OutputFile> out = OutputFile::open("/dev/full", &error);
   REQUIRE(out);
   std::string text(200000, 'x');
-  std::fwrite(text.data(), 1, text.size(), out->stream());
+  out->sink().write(text);
   CHECK_FALSE(out->commit(&error));
   CHECK(error == "cannot write '/dev/full': No space left on device");
 }
@@ -188,8 +188,8 @@ TEST_CASE("SIGTERM and SIGINT remove the temporary file and still end the proces
       std::string error;
       std::optional<OutputFile> out = OutputFile::open(dir.path / "out.ir", &error);
       if (!out) ::_exit(3);
-      std::fputs("half of a program", out->stream());
-      std::fflush(out->stream());
+      out->sink().write("half of a program");
+      out->sink().flush();
       char byte = 1;
       if (::write(ready[1], &byte, 1) != 1) ::_exit(4);
       for (;;) ::pause();

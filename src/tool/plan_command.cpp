@@ -9,6 +9,7 @@
 #include "report/plan_output.h"
 #include "report/reshard_report.h"
 #include "reshard/cost_model.h"
+#include "support/escape.h"
 #include "tool/cli.h"
 #include "tool/cli_support.h"
 #include "tool/input_files.h"
@@ -35,8 +36,9 @@ int planLoaded(LoadedProgram& loaded, const PlanOptions& options, DiagnosticEngi
                             diagnostics, &reports))
     return kExitBadInput;
   const PlanSource source{loaded.source->name(), options.apply};
-  const std::string text = options.json ? planJsonText(reports, options.costs, source)
-                                        : formatPlanTable(reports, options.costs, source);
+  std::string text = options.json ? planJsonText(reports, options.costs, source)
+                                  : formatPlanTable(reports, options.costs, source);
+  if (!options.json) escapeForTerminal(text);
   return writeTextOutput(text, options.output, diagnostics);
 }
 

@@ -12,6 +12,7 @@
 
 #include "report/json_export.h"
 #include "reshard/cost_model.h"
+#include "support/escape.h"
 #include "syntax/printer.h"
 #include "tool/cli.h"
 #include "tool/cli_support.h"
@@ -93,7 +94,11 @@ std::optional<std::string> viewText(const LoadedProgram& loaded, const PrintOpti
     }
     selection = std::move(*around);
   }
-  if (emit == Emit::Brief) return writeBrief(view, selection, options.shownAttributes);
+  if (emit == Emit::Brief) {
+    std::string text = writeBrief(view, selection, options.shownAttributes);
+    escapeForTerminal(text);  // a listing for a person: op names and labels come from the input
+    return text;
+  }
   if (emit == Emit::Dot) return writeDot(view, selection);
   return htmlView(view, selection, options, reporter, failure);
 }
@@ -102,24 +107,20 @@ std::optional<std::string> viewText(const LoadedProgram& loaded, const PrintOpti
 // reports it once, with the reason the output file knows.
 constexpr int kWriteFailed = -1;
 
-bool put(std::FILE* out, const std::string& text) {
-  return std::fwrite(text.data(), 1, text.size(), out) == text.size();
-}
-
 // A view of several inputs starts each input's part with a line naming it:
 // head(1)'s "==> NAME <==" before a brief listing, a comment before a digraph
 // (Graphviz draws each digraph of a file: `dot -Tsvg -O`). The dump and JSON
 // need none: programs one after another are a log (`reshardctl list`), JSON
 // documents one after another what jq reads.
 std::string viewHeader(Emit emit, const std::string& name) {
-  if (emit == Emit::Brief) return "==> " + name + " <==\n";
-  if (emit == Emit::Dot) return "// " + name + "\n";
+  if (emit == Emit::Brief) return "==> " + terminalLine(name) + " <==\n";
+  if (emit == Emit::Dot) return dotComment(name);
   return "";
 }
 
 // One loaded program in the chosen form; an exit code or kWriteFailed.
 int printLoaded(const LoadedProgram& loaded, const PrintOptions& options, Emit emit,
-                Reporter& reporter, DiagnosticEngine& diagnostics, std::FILE* out, const std::string& header) {
+                Reporter& reporter, DiagnosticEngine& diagnostics, OutputSink& out, const std::string& header) {
   bool written = true;
   if (emit == Emit::Json) {
     written = writeProgramJson(*loaded.program, loaded.source.get(), out);  // streamed: one op at a time
@@ -127,7 +128,9 @@ int printLoaded(const LoadedProgram& loaded, const PrintOptions& options, Emit e
     int failure = kExitOk;
     std::optional<std::string> text = viewText(loaded, options, emit, reporter, diagnostics, &failure);
     if (!text) return failure;
-    written = put(out, header + *text);
+    out.write(header);
+    out.write(*text);
+    written = out.flush();
   } else {
     written = printProgram(*loaded.program, out);
   }
@@ -146,15 +149,15 @@ int runPrint(const PrintOptions& options, Reporter& reporter) {
   std::optional<OutputFile> out = OutputFile::open(options.output, &error);
   if (!out) throw Failure(FailureKind::Io, error);
   bool writeFailed = false;
-  int status = forEachInput(files, options.inputs, reporter, stderr, [&](const InputProgram& input) {
+  int status = forEachInput(files, options.inputs, reporter, standardError(), [&](const InputProgram& input) {
     DiagnosticEngine diagnostics = reporter.engine();
     LoadedProgram loaded = loadProgram(input, diagnostics);
     int fileStatus = loaded.failure;
     const std::string header = input.oneOfSeveral ? viewHeader(emit, input.name) : "";
     if (loaded.program && !writeFailed)
-      fileStatus = printLoaded(loaded, options, emit, reporter, diagnostics, out->stream(), header);
+      fileStatus = printLoaded(loaded, options, emit, reporter, diagnostics, out->sink(), header);
     if (fileStatus == kWriteFailed) writeFailed = true, fileStatus = kExitUsage;
-    std::fflush(out->stream());  // each input's text before the line saying how it went (stderr)
+    out->sink().flush();  // each input's text before the line saying how it went (stderr)
     reporter.report(diagnostics);
     return InputOutcome{fileStatus, fileStatus == kExitOk ? "ok" : "failed"};
   }).status;

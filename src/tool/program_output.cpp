@@ -23,14 +23,10 @@ bool putFileWithProgram(const Program& program, const LoadedProgram& loaded, con
   return put(text.substr(0, loaded.begin)) && put(printed) && put(text.substr(loaded.end));
 }
 
-bool putAll(std::FILE* out, std::string_view text) {
-  return std::fwrite(text.data(), 1, text.size(), out) == text.size();
-}
-
 }  // namespace
 
 int writeOutput(const std::string& path, DiagnosticEngine& diagnostics,
-                const std::function<bool(std::FILE*)>& render) {
+                const std::function<bool(OutputSink&)>& render) {
   std::string error;
   std::optional<OutputFile> out = OutputFile::open(path, &error);
   if (!out) {
@@ -39,18 +35,21 @@ int writeOutput(const std::string& path, DiagnosticEngine& diagnostics,
   }
   // A failed write is known to the output file, with its reason; a render
   // that failed publishes nothing.
-  if (!render(out->stream())) out->abandon(&error);
+  if (!render(out->sink())) out->abandon(&error);
   else if (out->commit(&error)) return kExitOk;
   diagnostics.error(error.empty() ? "cannot write '" + path + "'" : error);
   return kExitUsage;
 }
 
 int writeTextOutput(const std::string& text, const std::string& path, DiagnosticEngine& diagnostics) {
-  return writeOutput(path, diagnostics, [&](std::FILE* out) { return putAll(out, text); });
+  return writeOutput(path, diagnostics, [&](OutputSink& out) {
+    out.write(text);
+    return !out.failed();
+  });
 }
 
 int writeProgram(const Program& program, const std::string& path, DiagnosticEngine& diagnostics) {
-  return writeOutput(path, diagnostics, [&](std::FILE* out) { return printProgram(program, out); });
+  return writeOutput(path, diagnostics, [&](OutputSink& out) { return printProgram(program, out); });
 }
 
 std::string fileTextWithProgram(const Program& program, const LoadedProgram& loaded) {
@@ -67,8 +66,11 @@ int writeProgramInPlace(const Program& program, const LoadedProgram& loaded, con
                         DiagnosticEngine& diagnostics) {
   // A whole file is printed straight to the output, not through a string.
   if (loaded.wholeFile()) return writeProgram(program, path, diagnostics);
-  return writeOutput(path, diagnostics, [&](std::FILE* out) {
-    return putFileWithProgram(program, loaded, [out](std::string_view piece) { return putAll(out, piece); });
+  return writeOutput(path, diagnostics, [&](OutputSink& out) {
+    return putFileWithProgram(program, loaded, [&out](std::string_view piece) {
+      out.write(piece);
+      return !out.failed();
+    });
   });
 }
 

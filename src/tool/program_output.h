@@ -2,12 +2,12 @@
 // whole of it was written (output_file.h). Loading is input_files.h.
 #pragma once
 
-#include <cstdio>
 #include <functional>
 #include <string>
 
 #include "ir/diagnostics.h"
 #include "ir/ir.h"
+#include "support/output_sink.h"
 #include "tool/input_files.h"
 
 namespace reshardctl {
@@ -16,7 +16,7 @@ namespace reshardctl {
 // write (or `render` returning false) is diagnosed with its reason. Returns an
 // exit code.
 int writeOutput(const std::string& path, DiagnosticEngine& diagnostics,
-                const std::function<bool(std::FILE*)>& render);
+                const std::function<bool(OutputSink&)>& render);
 
 // Writes `text` to `path` ("-" = stdout) atomically. Returns an exit code.
 int writeTextOutput(const std::string& text, const std::string& path, DiagnosticEngine& diagnostics);

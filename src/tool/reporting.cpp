@@ -9,6 +9,7 @@
 
 #include "passes/lint.h"
 #include "report/json_export.h"
+#include "support/escape.h"
 #include "tool/build_info.h"
 #include "tool/cli_support.h"
 #include "tool/suggest.h"
@@ -115,10 +116,10 @@ std::unique_ptr<Reporter> Reporter::create(const ReportingOptions& options, std:
   switch (reporter->format_) {
     case DiagnosticFormat::Text:
       reporter->consumer_ = std::make_unique<TextDiagnosticConsumer>(
-          stderr, TextStyle{useColor(options.color, stderr), true});
+          standardError(), TextStyle{useColor(options.color, stderr), true});
       break;
-    case DiagnosticFormat::Json: reporter->consumer_ = std::make_unique<JsonLinesConsumer>(stderr); break;
-    case DiagnosticFormat::GitHub: reporter->consumer_ = std::make_unique<GitHubConsumer>(stderr); break;
+    case DiagnosticFormat::Json: reporter->consumer_ = std::make_unique<JsonLinesConsumer>(standardError()); break;
+    case DiagnosticFormat::GitHub: reporter->consumer_ = std::make_unique<GitHubConsumer>(standardError()); break;
     case DiagnosticFormat::Sarif: {
       auto sarif = std::make_unique<SarifConsumer>(kReshardctlVersion);
       reporter->sarif_ = sarif.get();
@@ -134,11 +135,11 @@ void Reporter::report(DiagnosticEngine& diagnostics, bool showWarnings) {
 }
 
 void Reporter::reportFindings(const SourceFile* source, const std::vector<Diagnostic>& findings,
-                              std::FILE* textOut) {
+                              OutputSink& textOut) {
   std::vector<const Diagnostic*> list;
   for (const Diagnostic& finding : findings) list.push_back(&finding);
   if (format_ == DiagnosticFormat::Text) {
-    TextDiagnosticConsumer lines(textOut, TextStyle{colorStdout_ && textOut == stdout, false});
+    TextDiagnosticConsumer lines(textOut, TextStyle{colorStdout_ && &textOut == &standardOutput(), false});
     lines.consume(source, list);
     return;
   }
@@ -156,18 +157,22 @@ void Reporter::toolWarning(const std::string& message) {
   consumer_->consume(nullptr, {&warning});
 }
 
-void Reporter::summary(std::FILE* stream, const std::string& line) {
+void Reporter::summary(OutputSink& stream, const std::string& line) {
   const bool structured = format_ == DiagnosticFormat::Json || format_ == DiagnosticFormat::Sarif;
-  if (structured && stream == stderr) return;
-  std::fputs((line + "\n").c_str(), stream);
-  std::fflush(stream);
+  if (structured && &stream == &standardError()) return;
+  // A line holds file names: escaped for a terminal, and in a workflow log so
+  // that no name reads as a workflow command.
+  const std::string shown = terminalLine(line);
+  stream += format_ == DiagnosticFormat::GitHub ? githubLogLine(shown) : shown;
+  stream += '\n';
+  stream.flush();
 }
 
 void Reporter::finish() {
   if (!sarif_) return;
   const std::string text = dumpJson(sarif_->document());
-  std::fwrite(text.data(), 1, text.size(), stderr);
-  std::fflush(stderr);
+  standardError().write(text);
+  standardError().flush();
 }
 
 }  // namespace reshardctl

@@ -50,12 +50,12 @@ class Reporter {
   void report(DiagnosticEngine& diagnostics, bool showWarnings = true);
   // Findings that are a command's result (apply --check): in the text format
   // they go to `textOut` as one line each; otherwise they join the rest.
-  void reportFindings(const SourceFile* source, const std::vector<Diagnostic>& findings, std::FILE* textOut);
+  void reportFindings(const SourceFile* source, const std::vector<Diagnostic>& findings, OutputSink& textOut);
   void toolError(const std::string& message);
   void toolWarning(const std::string& message);
   // A per-file or closing summary line; dropped in the JSON and SARIF
   // formats when it would land in their stream (standard error).
-  void summary(std::FILE* stream, const std::string& line);
+  void summary(OutputSink& stream, const std::string& line);
 
   DiagnosticFormat format() const { return format_; }
   bool colorStdout() const { return colorStdout_; }

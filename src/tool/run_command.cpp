@@ -187,7 +187,7 @@ void runRows(std::vector<Row>& rows, ExecutionBackend& backend, const RunOptions
     }
     Clock::time_point now = Clock::now();
     if (team.leader() && now - start > std::chrono::seconds(2) && now - lastProgress > std::chrono::seconds(1)) {
-      reporter.summary(stderr, fmt::format("run: {}/{} reshards", i + 1, rows.size()));
+      reporter.summary(standardError(), fmt::format("run: {}/{} reshards", i + 1, rows.size()));
       lastProgress = now;
     }
   }

@@ -41,7 +41,7 @@ int runVerify(const VerifyOptions& options, Reporter& reporter) {
   report["files"] = nlohmann::ordered_json::array();
   size_t withErrors = 0, withWarnings = 0;
   const std::vector<std::string> files = expandInputs(options.inputs, reporter);
-  const InputRun run = forEachInput(files, options.inputs, reporter, stderr, [&](const InputProgram& input) {
+  const InputRun run = forEachInput(files, options.inputs, reporter, standardError(), [&](const InputProgram& input) {
     DiagnosticEngine diagnostics = reporter.engine();
     LoadedProgram loaded = loadProgram(input, diagnostics);
     if (loaded.program) lintProgram(*loaded.program, diagnostics);
@@ -56,12 +56,12 @@ int runVerify(const VerifyOptions& options, Reporter& reporter) {
     return InputOutcome{status, fileSummary(errors, warnings)};
   });
   if (run.programs > 1)
-    reporter.summary(stderr, fmt::format("verified {}: {} ok, {} with warnings, {} with errors", inputsText(run),
+    reporter.summary(standardError(), fmt::format("verified {}: {} ok, {} with warnings, {} with errors", inputsText(run),
                                          run.programs - withErrors - withWarnings, withWarnings, withErrors));
   if (options.json) {
     const std::string text = dumpJson(report);
-    std::fwrite(text.data(), 1, text.size(), stdout);
-    if (std::fflush(stdout) != 0) return kExitUsage;
+    standardOutput().write(text);
+    standardOutput().flush();  // a failure is reported once, by runCli
   }
   return run.status;
 }

@@ -6,10 +6,10 @@
 #include <fmt/format.h>
 
 #include "reshard/placement.h"
+#include "support/escape.h"
 #include "support/op_names.h"
 #include "support/text.h"
 #include "view/brief_view.h"
-#include "view/markup_text.h"
 
 namespace reshardctl {
 

@@ -6,6 +6,7 @@
 
 #include "report/plan_output.h"
 #include "reshard/placement.h"
+#include "support/escape.h"
 #include "support/text.h"
 #include "syntax/attribute_dictionary.h"
 #include "view/brief_view.h"

@@ -8,7 +8,6 @@
 
 #include "view/graph_layout.h"
 #include "view/html_writer.h"
-#include "view/markup_text.h"
 #include "view/side_by_side.h"
 #include "view/view_testing.h"
 
@@ -124,17 +123,6 @@ TEST_CASE("html: text from the dump is escaped, bytes that are not UTF-8 replace
   const std::string page = pageOf(odd);
   CHECK(page.find("&quot;&lt;script&gt;&amp;\\&quot;\xEF\xBF\xBD&quot;") != std::string::npos);
   CHECK(occurrences(page, "<script>") == 1);  // the page's own
-}
-
-TEST_CASE("markup: DOT strings and HTML text") {
-  std::string dot;
-  appendDotString(dot, "a\"b\\c\nd\te\xC3\xA9\xC3");
-  CHECK(dot == "a\\\"b\\\\c\\nd e\xC3\xA9\xEF\xBF\xBD");
-  CHECK(html("<a href='x'>&") == "&lt;a href=&#39;x&#39;&gt;&amp;");
-  CHECK(html("\xE2\x82") == "\xEF\xBF\xBD\xEF\xBF\xBD");          // a truncated sequence
-  CHECK(html("\xC0\xAF") == "\xEF\xBF\xBD\xEF\xBF\xBD");          // an overlong '/'
-  CHECK(html("\xED\xA0\x80") == "\xEF\xBF\xBD\xEF\xBF\xBD\xEF\xBF\xBD");  // a surrogate
-  CHECK(html("\xF0\x9F\x98\x80") == "\xF0\x9F\x98\x80");
 }
 
 TEST_CASE("markup: the page's writer escapes text unless it is marked as markup") {

@@ -14,7 +14,7 @@
 
 #include <fmt/format.h>
 
-#include "view/markup_text.h"
+#include "support/escape.h"
 
 namespace reshardctl {
 

@@ -1,6 +1,7 @@
 #include "view/svg_graph.h"
 
 #include "reshard/placement.h"
+#include "support/escape.h"
 #include "view/html_writer.h"
 
 namespace reshardctl {

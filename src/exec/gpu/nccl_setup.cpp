@@ -1,12 +1,12 @@
 #include "exec/gpu/nccl_setup.h"
 
-#include <cstdio>
 #include <cstdlib>
 #include <utility>
 
 #include <fmt/format.h>
 
 #include "exec/execution_backend.h"
+#include "support/output_sink.h"
 
 namespace reshardctl::gpu {
 
@@ -52,11 +52,10 @@ double ncclTimeoutSeconds() {
 }
 
 void exitOnTimeout(const char* what, double seconds) {
-  std::fprintf(stderr,
-               "reshardctl: error: %s did not return within %.0f s; NCCL is hung, giving up "
-               "(RESHARDCTL_NCCL_TIMEOUT_S sets the limit)\n",
-               what, seconds);
-  std::fflush(stderr);
+  standardError() += fmt::format("reshardctl: error: {} did not return within {:.0f} s; NCCL is hung, giving up "
+                                 "(RESHARDCTL_NCCL_TIMEOUT_S sets the limit)\n",
+                                 what, seconds);
+  standardError().flush();
   std::_Exit(2);
 }
 

@@ -1,0 +1,63 @@
+#!/usr/bin/env bash
+# Hostile file names and labels reach each destination escaped for it
+# (support/escape.h), one case per ctest (tests/security/tests.cmake), run
+# from the repository root:
+#   hostile_names.sh TOOL CASE
+set -u
+tool=$1 case=$2
+work=$(mktemp -d) && trap 'rm -rf "$work"' EXIT
+source "$(dirname "$0")/../golden_lib.sh"
+seed=samples/seed_mlp_before.ir after=samples/seed_mlp_after.ir
+lines_starting() { grep -ac -- "^$2" "$1"; }  # lines_starting FILE PREFIX: how many
+has_byte() { LC_ALL=C grep -q "$2" "$1"; }     # has_byte FILE BYTE
+
+case $case in
+  diff-header-quoted)  # apply --diff: a name with a newline and ESC is quoted, one header pair, patch applies it
+    name=$'x\n+++ Makefile\e[31m.ir'
+    cp "$seed" "$work/$name"
+    (cd "$work" && "$tool" apply --diff "$name" >d.patch) || fail "apply --diff exited $?"
+    [ "$(lines_starting "$work/d.patch" '--- ')" -eq 1 ] || fail "not one --- line"
+    [ "$(lines_starting "$work/d.patch" '+++ ')" -eq 1 ] || fail "not one +++ line"
+    grep -qxF -- '--- "x\n+++ Makefile\033[31m.ir"' "$work/d.patch" || fail "the --- name is not quoted as git quotes it"
+    "$tool" apply "$seed" -o "$work/expected.ir" || fail "apply exited $?"
+    (cd "$work" && patch -s -p0 <d.patch) || fail "patch rejects the quoted diff"
+    same "$work/expected.ir" "$work/$name" "the patched file"
+    [ ! -e "$work/Makefile" ] || fail "the diff created ./Makefile"
+    ;;
+  github-status-escaped)  # verify --error-format=github: no file name becomes a workflow command
+    cp "$seed" "$work/"$'n\n::error file=x::pwned.ir'
+    cp "$seed" "$work/::add-mask::secret.ir"
+    "$tool" verify --error-format=github "$work"/* "$after" >"$work/out" 2>"$work/err" || fail "verify exited $?"
+    [ "$(grep -ac '^ *::' "$work/err")" -eq 0 ] || { cat "$work/err"; fail "a status line reads as a command"; }
+    grep -qF -- 'n\x0a::error file=x::pwned.ir: ok' "$work/err" || { cat "$work/err"; fail "the newline is not escaped"; }
+    ;;
+  dot-comment-safe)  # print --emit=dot of two inputs: a name cannot end its // comment
+    cp "$seed" "$work/"$'b\n}\ndigraph evil { a [URL="javascript:x"] }\n.ir'
+    "$tool" print --emit=dot "$work"/* "$after" >"$work/out" 2>"$work/err" || fail "print exited $?"
+    [ "$(lines_starting "$work/out" 'digraph')" -eq 2 ] || fail "not two digraphs"
+    [ "$(lines_starting "$work/out" '// ')" -eq 2 ] || fail "not two comments"
+    ! grep -aq '^digraph evil' "$work/out" || fail "the name injected a digraph"
+    ;;
+  terminal-escaped)  # diagnostics, status lines and list's labels show ESC, BEL, CR and bidi escaped
+    name=$'bad\e]0;pwn\a\xe2\x80\xae.ir'
+    printf '{\n    (%%0) = "pd_op.data" () {name:"\e[2J\xe2\x80\xae"} : () -> builtin.tensor<4xf32\n' >"$work/$name"
+    "$tool" verify "$work/$name" "$after" >"$work/out" 2>"$work/err"
+    [ $? -eq 1 ] || fail "verify of a bad input did not exit 1"
+    grep -qF 'bad\x1b]0;pwn\x07\u202e.ir:2:' "$work/err" || { cat -A "$work/err"; fail "the name is not escaped"; }
+    printf 'IR \e[31mred\r::error::x = {\n}\n' >"$work/label.ir"
+    "$tool" list "$work/label.ir" "$work/$name" >>"$work/out" 2>>"$work/err"
+    grep -qF 'IR \x1b[31mred\x0d::error::x' "$work/out" || { cat -A "$work/out"; fail "the label is not escaped"; }
+    for byte in $'\e' $'\a' $'\r' $'\xe2\x80\xae'; do
+      ! has_byte "$work/out" "$byte" || fail "stdout holds a raw control or bidi character"
+      ! has_byte "$work/err" "$byte" || fail "stderr holds a raw control or bidi character"
+    done
+    ;;
+  html-bidi-shown)  # print --emit=html: an op name's bidi controls are shown, not obeyed
+    printf '{\n    (%%0) = "pd_op.\xe2\x80\xaellac_metsys\xe2\x80\xac" () {} : () -> builtin.tensor<4xf32>\n}\n' >"$work/bidi.ir"
+    "$tool" print --emit=html "$work/bidi.ir" >"$work/page.html" 2>"$work/err" || { cat "$work/err"; fail "print exited $?"; }
+    ! has_byte "$work/page.html" $'\xe2\x80\xae' || fail "the page holds a raw U+202E"
+    grep -qF 'pd_op.\u202ellac_metsys\u202c' "$work/page.html" || fail "the op name is not shown escaped"
+    ;;
+  *) fail "unknown case $case" ;;
+esac
+echo PASS
