@@ -24,6 +24,7 @@ namespace {
 constexpr const SubcommandSpec* kSubcommands[] = {
     &kApplySubcommand,  &kPrintSubcommand, &kDiffSubcommand, &kPlanSubcommand,
     &kVerifySubcommand, &kRunSubcommand,   &kListSubcommand, &kValidateSubcommand,
+    &kScheduleSubcommand,
 };
 
 constexpr const char* kDescription =
@@ -152,8 +153,8 @@ int runCli(int argc, char** argv) {
   if (cli->generate != CliDocument::None) return writeCliDocument(cli->app, cli->generate, stdout) ? kExitOk : kExitUsage;
   const SubcommandRunner* run = cli->chosen();
   if (run == nullptr) {
-    std::fputs("reshardctl: error: a subcommand is required: apply, print, verify, diff, plan, run, list "
-               "or validate\n"
+    std::fputs("reshardctl: error: a subcommand is required: apply, print, verify, diff, plan, run, list, "
+               "validate or schedule\n"
                "Run 'reshardctl --help' for more.\n",
                stderr);
     return kExitUsage;
