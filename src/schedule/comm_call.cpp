@@ -8,6 +8,7 @@
 #include "interp/op_attributes.h"
 #include "interp/tensor.h"
 #include "ir/dtype.h"
+#include "report/diagnostic_formats.h"
 #include "support/op_names.h"
 
 namespace reshardctl {
@@ -170,7 +171,7 @@ std::vector<CommCall> collectCommCalls(const Program& program, DiagnosticEngine&
       return;
     }
     if (call.inControlFlow)
-      diagnostics.warning("control-flow-comm", op->location(), 1,
+      diagnostics.warning(kControlFlowCommCode, op->location(), 1,
                           fmt::format("{} inside pd_op.if/pd_op.while: whether it runs may differ across ranks; "
                                       "it is listed but not checked",
                                       op->name()));

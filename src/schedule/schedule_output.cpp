@@ -5,6 +5,7 @@
 #include <fmt/format.h>
 #include <fmt/ranges.h>
 
+#include "report/diagnostic_formats.h"
 #include "report/result_json.h"
 #include "support/text.h"
 
@@ -90,7 +91,7 @@ std::vector<RankDiagnostic> findingDiagnostics(const Schedule& schedule, const S
     const FindingOp& at = finding.ops.front();
     const CommCall& call = schedule.ranks[at.rank].calls[at.call];
     Diagnostic error{Severity::Error, call.location, 1, finding.message};
-    error.code = fmt::format("schedule-{}", findingKindName(finding.kind));
+    error.code = kScheduleFindingCode;
     for (size_t k = 1; k < finding.ops.size(); ++k) error.notes.push_back(noteFor(schedule, at.rank, finding.ops[k]));
     diagnostics.push_back({at.rank, std::move(error)});
   }
