@@ -58,14 +58,20 @@ const CommOpRow* commOpRow(std::string_view opName) {
   return nullptr;
 }
 
-bool insideControlFlow(const Operation& op) {
-  for (const Block* block = op.parentBlock(); block != nullptr;) {
-    const Operation* parent = block->parentOp();
-    if (parent == nullptr) return false;
-    if (parent->name() == kIfOp || parent->name() == kWhileOp) return true;
-    block = parent->parentBlock();
+// The branch a pd_op.if takes when its condition is a constant every rank
+// computes alike (a pd_op.full: `value:(Float)1` takes the first region),
+// else nullopt: the condition is data, and may differ across ranks.
+std::optional<size_t> staticBranch(const Operation& op) {
+  if (op.numOperands() == 0 || op.regions().size() != 2 || op.operandValue(0) == nullptr) return std::nullopt;
+  const Operation* condition = op.operandValue(0)->definingOp;
+  if (condition == nullptr || condition->name() != kFullOp) return std::nullopt;
+  try {
+    const OpAttributes attributes(condition->attributes());
+    if (!attributes.has("value")) return std::nullopt;
+    return attributes.number("value", 0) != 0 ? 0 : 1;
+  } catch (const KernelError&) {
+    return std::nullopt;
   }
-  return false;
 }
 
 // The tensor a call moves: what it sends (operand 0), or what a recv makes.
@@ -153,31 +159,59 @@ bool sameCollective(const CommCall& a, const CommCall& b) {
   return a.kind == b.kind && a.reduce == b.reduce && a.root == b.root && countsAgree && dtypesAgree;
 }
 
-std::vector<CommCall> collectCommCalls(const Program& program, DiagnosticEngine& diagnostics) {
+namespace {
+
+class CallCollector {
+ public:
+  explicit CallCollector(DiagnosticEngine& diagnostics) : diagnostics_(diagnostics) {}
+
+  // The calls of `block` in print order; `unknown`: inside control flow whose
+  // path is not statically known. A pd_op.if with a constant condition
+  // contributes only its taken branch; a pd_op.while's body is unknown (how
+  // often it runs is data).
+  void collect(const Block& block, bool unknown) {
+    for (const Operation* op : block) {
+      if (const CommOpRow* row = commOpRow(op->name())) add(*op, *row, unknown);
+      const std::optional<size_t> taken = op->name() == kIfOp ? staticBranch(*op) : std::nullopt;
+      const bool branches = op->name() == kIfOp || op->name() == kWhileOp;
+      for (size_t r = 0; r < op->regions().size(); ++r)
+        if (!taken || *taken == r) collect(*op->regions()[r], unknown || (branches && !taken));
+    }
+  }
+
   std::vector<CommCall> calls;
-  walkOps(*program.body(), [&](const Operation* op) {
-    const CommOpRow* row = commOpRow(op->name());
-    if (row == nullptr) return;
+
+ private:
+  void add(const Operation& op, const CommOpRow& row, bool unknown) {
     CommCall call;
-    call.kind = row->kind;
-    call.op = op->name();
-    call.location = op->location();
-    call.inControlFlow = insideControlFlow(*op);
-    if (op->distAttr() != nullptr && op->distAttr()->mesh.idsKnown) call.meshRanks = op->distAttr()->mesh.processIds;
+    call.kind = row.kind;
+    call.op = op.name();
+    call.location = op.location();
+    call.inControlFlow = unknown;
+    if (op.distAttr() != nullptr && op.distAttr()->mesh.idsKnown) call.meshRanks = op.distAttr()->mesh.processIds;
     try {
-      readAttributes(*op, *row, call);
+      readAttributes(op, row, call);
     } catch (const KernelError& error) {
-      diagnostics.error(op->location(), 1, fmt::format("{}: {}", op->name(), error.what()));
+      diagnostics_.error(op.location(), 1, fmt::format("{}: {}", op.name(), error.what()));
       return;
     }
     if (call.inControlFlow)
-      diagnostics.warning(kControlFlowCommCode, op->location(), 1,
-                          fmt::format("{} inside pd_op.if/pd_op.while: whether it runs may differ across ranks; "
-                                      "it is listed but not checked",
-                                      op->name()));
+      diagnostics_.warning(kControlFlowCommCode, op.location(), 1,
+                           fmt::format("{} inside pd_op.if/pd_op.while: whether it runs may differ across ranks; "
+                                       "it is listed but not checked",
+                                       op.name()));
     calls.push_back(std::move(call));
-  });
-  return calls;
+  }
+
+  DiagnosticEngine& diagnostics_;
+};
+
+}  // namespace
+
+std::vector<CommCall> collectCommCalls(const Program& program, DiagnosticEngine& diagnostics) {
+  CallCollector collector(diagnostics);
+  collector.collect(*program.body(), false);
+  return std::move(collector.calls);
 }
 
 }  // namespace reshardctl

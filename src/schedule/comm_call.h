@@ -56,8 +56,10 @@ std::string callSignature(const CommCall& call);
 // root); an unknown count or dtype matches anything.
 bool sameCollective(const CommCall& a, const CommCall& b);
 
-// The communication calls of `program` in print order. A call inside a
-// pd_op.if or pd_op.while region is kept with inControlFlow set and a warning
+// The communication calls of `program` in print order. A pd_op.if whose
+// condition is a constant (a pd_op.full, the same on every rank) is
+// expanded: only its taken branch's calls count. A call inside any other
+// pd_op.if, or a pd_op.while, is kept with inControlFlow set and a warning
 // (`control-flow-comm`) in `diagnostics`: whether and how often it runs may
 // differ across ranks. An attribute that is present but unreadable is an
 // error there, and the call is left out. Linear in the program's ops.

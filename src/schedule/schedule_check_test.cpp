@@ -156,3 +156,35 @@ TEST_CASE("the check is linear: 8 ranks of 20k calls each") {
 }
 
 }  // namespace reshardctl
+
+namespace reshardctl {
+
+TEST_CASE("a pd_op.if on a constant counts only its taken branch; on data, its calls are not checked") {
+  const auto program = [](const std::string& condition) {
+    return testing::parse(
+        "{\n" + data() + condition +
+        "    (%2) = \"pd_op.if\" (%1) {stop_gradient:[true]} -> " + kTensor + " {\n"
+        "        (%3) = \"pd_op.all_reduce\" (%0) {reduce_type:(Int32)0,ring_id:(Int32)0} : (" + kTensor + ") -> " + kTensor + "\n"
+        "        () = \"cf.yield\" (%3) {} : (" + kTensor + ") -> \n"
+        "    } else {\n"
+        "        () = \"cf.yield\" (%0) {} : (" + kTensor + ") -> \n"
+        "    }\n}\n");
+  };
+  const auto constant = [](int value) {
+    return "    (%1) = \"pd_op.full\" () {dtype:(pd_op.DataType)bool,shape:(pd_op.IntArray)[1],value:(Float)" +
+           std::to_string(value) + "} : () -> builtin.tensor<1xb>\n";
+  };
+  const std::string flag = "    (%1) = \"pd_op.data\" () {dtype:(pd_op.DataType)bool,name:\"flag\",shape:(pd_op.IntArray)[1]} : () -> builtin.tensor<1xb>\n";
+  for (const auto& [condition, calls, unknown] :
+       {std::tuple{constant(1), 1u, false}, std::tuple{constant(0), 0u, false},
+        std::tuple{flag, 1u, true}}) {
+    testing::Parsed parsed = program(condition);
+    REQUIRE_MESSAGE(parsed.program, parsed.errors());
+    const std::vector<CommCall> found = collectCommCalls(*parsed.program, *parsed.diagnostics);
+    REQUIRE(found.size() == calls);
+    if (calls > 0) CHECK(found[0].inControlFlow == unknown);
+    CHECK(parsed.diagnostics->warningCount() == (unknown ? 1u : 0u));
+  }
+}
+
+}  // namespace reshardctl
