@@ -9,7 +9,6 @@
 #include <cctype>
 #include <fstream>
 #include <memory>
-#include <regex>
 #include <sstream>
 
 #include <fmt/format.h>
@@ -49,11 +48,22 @@ struct LoadedRank {
   std::string label;
 };
 
-// The rank a log's label names ("rank 3", "rank_3", "rank:3"), or -1.
-int64_t rankOfLabel(const std::string& label) {
-  static const std::regex pattern(R"((?:^|[^A-Za-z])rank[ _:=#]*([0-9]{1,7}))", std::regex::icase);
-  std::smatch match;
-  return std::regex_search(label, match, pattern) ? std::stoll(match[1].str()) : -1;
+// The rank a log's label names ("rank 3", "rank_3", "Rank:3"), or -1. A
+// scan, not a regex: a label is a log line, of any length.
+int64_t rankOfLabel(std::string_view label) {
+  const auto lower = [](char c) { return static_cast<char>(std::tolower(static_cast<unsigned char>(c))); };
+  for (size_t at = 0; at + 4 <= label.size(); ++at) {
+    if (at > 0 && std::isalpha(static_cast<unsigned char>(label[at - 1]))) continue;
+    if (lower(label[at]) != 'r' || lower(label[at + 1]) != 'a' || lower(label[at + 2]) != 'n' || lower(label[at + 3]) != 'k')
+      continue;
+    size_t digits = label.find_first_not_of(" _:=#", at + 4);
+    int64_t rank = 0;
+    size_t count = 0;
+    for (; digits < label.size() && std::isdigit(static_cast<unsigned char>(label[digits])) && count < 7; ++digits, ++count)
+      rank = rank * 10 + (label[digits] - '0');
+    if (count > 0) return rank;
+  }
+  return -1;
 }
 
 // Each file's programs, each a rank (a file of several: each program in turn).
