@@ -57,3 +57,13 @@ add_json_case(sarif.validate ${SARIF_SCHEMA} --stderr --sarif --exit 1 --
               ${TOOL} validate --error-format=sarif samples/seed_mlp_before.ir samples/seed_mlp_after.ir)
 add_json_case(sarif.list ${SARIF_SCHEMA} --stderr --sarif --exit 1 --
               ${TOOL} list --error-format=sarif tests/golden/logs/train.log tests/golden/errors/bad-binary-garbage.ir)
+add_json_case(schedule ${SCHEMA}/schedule.schema.json --exit 1 --
+              ${TOOL} schedule --json tests/golden/schedule/send_send_deadlock.r0.ir
+              tests/golden/schedule/send_send_deadlock.r1.ir)
+add_json_case(schedule-clean ${SCHEMA}/schedule.schema.json --
+              ${TOOL} schedule --json tests/golden/schedule/clean_dist_attr_groups.r0.ir
+              tests/golden/schedule/clean_dist_attr_groups.r1.ir tests/golden/schedule/clean_dist_attr_groups.r2.ir
+              tests/golden/schedule/clean_dist_attr_groups.r3.ir)
+add_json_case(sarif.schedule ${SARIF_SCHEMA} --stderr --sarif --exit 1 --
+              ${TOOL} schedule --error-format=sarif tests/golden/schedule/control_flow.r0.ir
+              tests/golden/schedule/extra_collective.r0.ir)

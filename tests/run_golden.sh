@@ -17,6 +17,9 @@
 #                              NAME.case, one line "INPUT FLAGS..." with INPUT
 #                              relative to the repository root; an input named
 #                              wrong_*.ir must also pass verify and apply
+#   schedule   CASE EXPECTED   "exit N", stdout and stderr of schedule == EXPECTED;
+#                              CASE is NAME.case, one line "FILES... FLAGS..." with
+#                              the files (the ranks' programs) beside it
 #   validate-nccl SAMPLE       --backend nccl without a GPU: exit 2 and a clear
 #                              message (with one: exit 0); no golden file
 # pass, plan and validate take flags from IN's NAME.flags, if any. Everything
@@ -38,6 +41,11 @@ source "$root/tests/golden_lib.sh"
 read_flags() {  # read_flags IN: the words of IN's NAME.flags into `flags`
   flags=()
   [ -f "${1%.ir}.flags" ] && read -r -a flags <"${1%.ir}.flags"
+}
+capture() {  # capture COMMAND...: "exit N", its stdout and its stderr into $work/actual
+  "$@" >"$work/stdout" 2>"$work/stderr"
+  local status=$?
+  { echo "exit $status"; echo "--- stdout"; cat "$work/stdout"; echo "--- stderr"; cat "$work/stderr"; } >"$work/actual"
 }
 expect_failure() {  # expect_failure OUT: the last command exited 1 and wrote no OUT
   [ "$status" -eq 1 ] || fail "expected exit code 1, got $status"
@@ -93,15 +101,19 @@ case $mode in
       read_flags "$input"
     fi
     cd "$(dirname "$input")" && name=$(basename "$input")
-    "$tool" validate "${flags[@]}" "$name" >"$work/stdout" 2>"$work/stderr"
-    status=$?
-    { echo "exit $status"; echo "--- stdout"; cat "$work/stdout"; echo "--- stderr"; cat "$work/stderr"; } >"$work/actual"
+    capture "$tool" validate "${flags[@]}" "$name"
     golden "$expected" "$work/actual" "validate ${flags[*]} $name"
     case $name in
       wrong_*)
         "$tool" verify --quiet "$name" || fail "verify rejects $name"
         "$tool" apply "$name" -o "$work/out.ir" || fail "apply rejects $name" ;;
     esac
+    ;;
+  schedule)
+    read -r -a words <"$input"
+    cd "$(dirname "$input")"
+    capture "$tool" schedule "${words[@]}"
+    golden "$expected" "$work/actual" "schedule ${words[*]}"
     ;;
   validate-nccl)
     err=$("$tool" validate --apply --backend nccl "$input" 2>&1 >/dev/null)

@@ -69,6 +69,10 @@ std::vector<Rule> rules() {
   all.push_back({kDivergenceCode, "validate: an op's result, assembled from its ranks, differs from the serial program's",
                  Severity::Error});
   all.push_back({kNoProgramCode, "list: the file holds no program", Severity::Error});
+  all.push_back({kScheduleFindingCode,
+                 "schedule: the ranks' communication calls mismatch or cannot all complete (a hang)", Severity::Error});
+  all.push_back({kControlFlowCommCode, "schedule: a communication call inside control flow, not checked",
+                 Severity::Warning});
   return all;
 }
 

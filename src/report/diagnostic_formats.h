@@ -27,6 +27,8 @@ enum class DiagnosticFormat { Text, Json, GitHub, Sarif };
 // verifier's, lint.h's and apply --check's (all listed as SARIF rules):
 inline constexpr const char* kDivergenceCode = "divergence";  // validate: a result differs from the serial one
 inline constexpr const char* kNoProgramCode = "no-program";   // list: a file holding no program
+inline constexpr const char* kScheduleFindingCode = "schedule-finding";  // schedule: ranks that would hang or mismatch
+inline constexpr const char* kControlFlowCommCode = "control-flow-comm";  // schedule: a call inside pd_op.if/while
 
 // "text", "json", "github", "sarif"; false for anything else.
 bool parseDiagnosticFormat(std::string_view name, DiagnosticFormat* format);

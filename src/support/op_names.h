@@ -12,5 +12,6 @@ inline constexpr std::string_view kCombineOp = "builtin.combine";  // builds a t
 inline constexpr std::string_view kYieldOp = "cf.yield";           // ends a region, hands back its values
 inline constexpr std::string_view kIfOp = "pd_op.if";
 inline constexpr std::string_view kWhileOp = "pd_op.while";
+inline constexpr std::string_view kFullOp = "pd_op.full";  // a constant: schedule reads a pd_op.if condition from it
 
 }  // namespace reshardctl

@@ -1,0 +1,73 @@
+// The schedule of a run: every rank's communication calls (comm_call.h) and
+// the communicators they name, resolved to ranks. This is the seam the
+// checks start from: it takes per-rank programs, whether Paddle printed them
+// (one per rank's log) or a lowering of one dist program made them.
+//
+// A communicator is a ring id; its ranks come, in this order of trust, from
+//   1. --groups FILE (the caller's `groups`),
+//   2. the op_dist_attr mesh of its collectives (Paddle runs a collective on
+//      the process group of the op's mesh: `new_process_group(sorted ids)`),
+//   3. the ranks whose programs use the ring id.
+// A peer is an index into the sorted ranks (send_v2's `peer` is
+// `group.ranks.index(dst)`), so it is resolved only once the ranks are known.
+#pragma once
+
+#include <cstddef>
+#include <cstdint>
+#include <map>
+#include <string>
+#include <vector>
+
+#include "ir/diagnostics.h"
+#include "ir/ir.h"
+#include "ir/source.h"
+#include "schedule/comm_call.h"
+
+namespace reshardctl {
+
+// One rank's program, as loaded: where its diagnostics go and its locations point.
+struct RankProgram {
+  int64_t rank = 0;
+  const Program* program = nullptr;
+  const SourceFile* source = nullptr;
+  std::string name;  // how messages name its input ("r0.ir", "train.log#2")
+  DiagnosticEngine* diagnostics = nullptr;  // its source's engine: control-flow warnings, attribute errors
+};
+
+struct RankSchedule {
+  int64_t rank = 0;
+  const SourceFile* source = nullptr;
+  std::string name;
+  std::vector<CommCall> calls;
+};
+
+enum class MembersFrom : uint8_t { Groups, DistAttr, Usage };
+std::string_view membersFromName(MembersFrom from);  // "groups", "op_dist_attr", "usage"
+
+struct Communicator {
+  int64_t ring = 0;
+  std::vector<int64_t> ranks;  // sorted
+  MembersFrom from = MembersFrom::Usage;
+  std::vector<int64_t> absent;  // its ranks with no program given: its calls cannot be checked
+};
+
+// ring id -> ranks, as --groups gives them.
+using GroupTable = std::map<int64_t, std::vector<int64_t>>;
+
+struct Schedule {
+  std::vector<RankSchedule> ranks;  // in the order given; ranks distinct
+  std::map<int64_t, Communicator> communicators;
+  // The index in `ranks` of a rank id, or -1.
+  std::map<int64_t, size_t> indexOfRank;
+
+  size_t callCount() const;
+};
+
+// Collects each rank's calls, resolves communicators and peers. Linear in
+// the ops, plus O(log rings) per call.
+Schedule buildSchedule(const std::vector<RankProgram>& programs, const GroupTable& groups);
+
+// "ring 3 [0,1]"
+std::string communicatorName(const Communicator& communicator);
+
+}  // namespace reshardctl
