@@ -23,7 +23,7 @@ namespace {
 // The table, in the order `reshardctl --help` lists the subcommands.
 constexpr const SubcommandSpec* kSubcommands[] = {
     &kApplySubcommand,  &kPrintSubcommand, &kDiffSubcommand, &kPlanSubcommand,
-    &kVerifySubcommand, &kRunSubcommand,   &kListSubcommand, &kValidateSubcommand,
+    &kVerifySubcommand, &kRunSubcommand,   &kListSubcommand, &kValidateSubcommand, &kLowerSubcommand,
 };
 
 constexpr const char* kDescription =

@@ -1,0 +1,103 @@
+#include "lower/dist_to_dense.h"
+
+#include <string>
+
+#include <fmt/format.h>
+
+#include "ir/rewriter.h"
+#include "lower/local_shape.h"
+#include "syntax/attribute_dictionary.h"
+#include "syntax/type_text.h"
+
+namespace reshardctl {
+
+namespace {
+
+class DenseLowering {
+ public:
+  DenseLowering(Program& program, int64_t rank, const ProcessGroups& groups)
+      : rewriter_(program), rank_(rank), groups_(groups) {}
+
+  DenseResult run() {
+    lowerBlock(*rewriter_.program().body());
+    return result_;
+  }
+
+ private:
+  const Type* localType(const Type* type, const TensorDistAttr* dist) {
+    if (!type || type == pendingType()) return type;
+    if (type->kind == TypeKind::Vector) {
+      std::vector<const Type*> elements;
+      for (const Type* element : type->elements) elements.push_back(localType(element, nullptr));
+      return vectorType(rewriter_.program().types(), elements);
+    }
+    if (!type->isDist()) return type;
+    const std::vector<int64_t> dims = localShape(type->dims, dist ? *dist : type->dist, rank_);
+    std::string text = rewriter_.program().generation() == DistGeneration::E ? "tensor<" : "builtin.tensor<";
+    for (int64_t dim : dims) text += fmt::format("{}x", dim);
+    return readType(rewriter_.program().types(), text + std::string(type->dtype) + ">", 0);
+  }
+
+  void retype(Value* value) {
+    const Type* local = localType(value->type, value->dist);
+    if (local == value->type && !value->dist) return;
+    rewriter_.retype(value, local, nullptr);
+    ++result_.retyped;
+  }
+
+  void dropDistAttr(Operation* op) {
+    std::vector<std::pair<std::string_view, std::string>> kept;
+    for (const AttributeEntry& entry : splitAttributes(op->attributes())) {
+      if (entry.key == "op_dist_attr") continue;
+      std::string value(entry.value);
+      if (entry.key == "shape" && op->name() == "pd_op.data" && op->numResults() == 1 && op->result(0)->type &&
+          op->result(0)->type->isTensor())
+        value = fmt::format("(pd_op.IntArray)[{}]", fmt::join(op->result(0)->type->dims, ","));
+      kept.emplace_back(entry.key, std::move(value));
+    }
+    if (rewriter_.program().generation() >= DistGeneration::D && op->distAttr()->chunkId)
+      kept.emplace_back("chunk_id", fmt::format("(Int64){}", *op->distAttr()->chunkId));
+    rewriter_.setAttributes(op, rewriter_.program().strings().intern(writeAttributes(std::move(kept))), nullptr);
+  }
+
+  // remove_unuseful_comm_op_pass.
+  bool uselessComm(const Operation& op) const {
+    if (op.numOperands() != 1 || op.numResults() != 1) return false;
+    const std::string_view attrs = op.attributes();
+    if (op.name() == "pd_op.all_gather" || op.name() == "pd_op.reduce_scatter")
+      return findAttribute(attrs, "nranks") == std::optional<std::string_view>("(Int32)1");
+    if (op.name() != "pd_op.all_reduce") return false;
+    const auto reduce = findAttribute(attrs, "reduce_type");
+    const auto ring = findAttribute(attrs, "ring_id");
+    if (!reduce || !ring || (*reduce != "(Int32)0" && *reduce != "(Int32)1")) return false;
+    const int64_t id = std::stoll(std::string(ring->substr(ring->find(')') + 1)));
+    return groups_.sizeOf(id) == 1;
+  }
+
+  void lowerBlock(Block& block) {
+    for (Value* argument : block.arguments()) retype(argument);
+    for (Operation* op : block) {
+      for (size_t i = 0; i < op->numResults(); ++i) retype(op->result(i));
+      if (op->distAttr()) dropDistAttr(op);
+      for (Block* region : op->regions()) lowerBlock(*region);
+      if (uselessComm(*op)) {
+        rewriter_.replaceAllUsesWith(op->result(0), op->operandValue(0));
+        rewriter_.eraseOp(op);
+        ++result_.commRemoved;
+      }
+    }
+  }
+
+  Rewriter rewriter_;
+  int64_t rank_;
+  const ProcessGroups& groups_;
+  DenseResult result_;
+};
+
+}  // namespace
+
+DenseResult distToDense(Program& program, int64_t rank, const ProcessGroups& groups) {
+  return DenseLowering(program, rank, groups).run();
+}
+
+}  // namespace reshardctl
