@@ -30,12 +30,13 @@ bool checkLowerable(const Program& program, DiagnosticEngine& diagnostics) {
   walkOps(*program.body(), [&](const Operation* op) {
     distributed = distributed || op->distAttr();
     if (op->name() != kReshardOp || !ok) return;
+    const size_t location = sourceLocation(*op);
     const Value* input = op->operandValue(0);
     if (!input || !input->type || !input->type->isTensor() || !input->dist) {
-      diagnostics.error(op->location(), 1, "this dist_op.reshard's input is not a distributed tensor");
+      diagnostics.error(location, 1, "this dist_op.reshard's input is not a distributed tensor");
       ok = false;
     } else if (std::find(input->type->dims.begin(), input->type->dims.end(), -1) != input->type->dims.end()) {
-      diagnostics.error(op->location(), 1,
+      diagnostics.error(location, 1,
                         "this reshard moves a tensor with a dynamic dim (-1); Paddle's reshard functions need "
                         "static shapes (\"dynamic shape is not supported by pir-auto parallel yet\")");
       ok = false;
@@ -60,12 +61,12 @@ bool lowerReshard(Operation* reshard, ProcessGroups& groups, int64_t rank, Rewri
   try {
     Value* lowered = functions.reshard(*input->dist, *result->dist, input, Target{result->type, *result->dist});
     for (const LoweringWarning& warning : warnings)
-      diagnostics.warning("lowering", reshard->location(), 1, fmt::format("on rank {}: {}", rank, warning.message));
+      diagnostics.warning("lowering", sourceLocation(*reshard), 1, fmt::format("on rank {}: {}", rank, warning.message));
     rewriter.replaceAllUsesWith(result, lowered);
     rewriter.eraseOp(reshard);
     return true;
   } catch (const PaddleRefusal& refusal) {
-    diagnostics.error(reshard->location(), 1, fmt::format("cannot lower this reshard on rank {}: {}", rank, refusal.what()));
+    diagnostics.error(sourceLocation(*reshard), 1, fmt::format("cannot lower this reshard on rank {}: {}", rank, refusal.what()));
     return false;
   }
 }

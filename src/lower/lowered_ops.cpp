@@ -26,6 +26,16 @@ std::string shapeText(const std::vector<int64_t>& dims, std::string_view dtype) 
 
 }  // namespace
 
+size_t sourceLocation(const Operation& op) {
+  const Operation* at = &op;
+  for (size_t steps = 0; at->location() == 0 && steps < 64; ++steps) {  // a bounded walk down the uses
+    const Operand* use = at->numResults() ? at->result(0)->firstUse : nullptr;
+    if (!use) break;
+    at = use->owner();
+  }
+  return at->location();
+}
+
 std::string int64ArrayText(const std::vector<int64_t>& values) { return arrayText(values, "(Int64)"); }
 std::string int32ArrayText(const std::vector<int64_t>& values) { return arrayText(values, "(Int32)"); }
 std::string boolArrayText(bool value) { return value ? "[true]" : "[false]"; }

@@ -61,6 +61,10 @@ class LoweredOps {
   std::optional<int64_t> chunkId_;
 };
 
+// Where to report an op: its line, or for one a pass made (which has none)
+// the first line reached through its uses (the op it was made for).
+size_t sourceLocation(const Operation& op);
+
 // `(Int32)N`, `[(Int64)a,(Int64)b]`: Paddle's printer's attribute values.
 std::string int32Text(int64_t value);
 std::string int64ArrayText(const std::vector<int64_t>& values);

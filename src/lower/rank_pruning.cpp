@@ -2,6 +2,7 @@
 
 #include "ir/rewriter.h"
 #include "lower/local_shape.h"
+#include "lower/lowered_ops.h"
 #include "support/op_names.h"
 
 namespace reshardctl {
@@ -50,7 +51,7 @@ class Pruner {
       return;
     }
     if (reshard && !offRank(*op)) {
-      diagnostics_.error(op->location(), 1,
+      diagnostics_.error(sourceLocation(*op), 1,
                          "Paddle's remove_other_rank_op_pass asserts \"There should not have useful dist.reshard op\": "
                          "on this rank the fake reshard a sender keeps is used by a later op of this rank "
                          "(the rank must both send and receive)");
