@@ -60,6 +60,20 @@ class DenseLowering {
     rewriter_.setAttributes(op, rewriter_.program().strings().intern(writeAttributes(std::move(kept))), nullptr);
   }
 
+  // dist2dense rewrites a reshape's full_int_array shape to the local dims.
+  void localizeReshapeShape(const Operation& op) {
+    if (op.name() != "pd_op.reshape" || op.numOperands() < 2 || !op.result(0)->type || !op.result(0)->type->isTensor())
+      return;
+    Operation* shape = op.operandValue(1) ? op.operandValue(1)->definingOp : nullptr;
+    if (!shape || shape->name() != "pd_op.full_int_array") return;
+    std::string value = "[";
+    for (int64_t dim : op.result(0)->type->dims) value += fmt::format("{}(Int64){}", value.size() > 1 ? "," : "", dim);
+    std::vector<std::pair<std::string_view, std::string>> entries;
+    for (const AttributeEntry& entry : splitAttributes(shape->attributes()))
+      entries.emplace_back(entry.key, entry.key == "value" ? value + "]" : std::string(entry.value));
+    rewriter_.setAttributes(shape, rewriter_.program().strings().intern(writeAttributes(std::move(entries))), nullptr);
+  }
+
   // remove_unuseful_comm_op_pass.
   bool uselessComm(const Operation& op) const {
     if (op.numOperands() != 1 || op.numResults() != 1) return false;
@@ -79,6 +93,7 @@ class DenseLowering {
     for (Operation* op : block) {
       for (size_t i = 0; i < op->numResults(); ++i) retype(op->result(i));
       if (op->distAttr()) dropDistAttr(op);
+      localizeReshapeShape(*op);
       for (Block* region : op->regions()) lowerBlock(*region);
       if (uselessComm(*op)) {
         rewriter_.replaceAllUsesWith(op->result(0), op->operandValue(0));

@@ -235,6 +235,90 @@ Value* ReshardFunctions::sToR(const TensorDistAttr& src, const TensorDistAttr& d
   return ops_.createOne(std::move(concat));
 }
 
+// paddle._C_ops.reshape(x, shape): the shape as a full_int_array (global
+// dims here; dist_to_dense makes them local), and the result laid out as `dist`.
+Value* ReshardFunctions::reshape(Value* value, const std::vector<int64_t>& shape, const TensorDistAttr& dist) {
+  return reshape(value, shape, Target{ops_.distType(shape, std::string(value->type->dtype), dist), dist});
+}
+
+// The same, its result declared as `out` (Paddle's set_type after the op).
+Value* ReshardFunctions::reshape(Value* value, const std::vector<int64_t>& shape, const Target& out) {
+  Value* shapeValue = ops_.fullIntArray(shape);
+  const TensorDistAttr& dist = out.dist;
+  NewOp op{"pd_op.reshape", {}, {value, shapeValue}, {out.type}, {out.dist},
+           ops_.opDist(dist.mesh, {*value->dist}, {dist}), ops_.stopGradient(value)};
+  return ops_.createOne(std::move(op));
+}
+
+Value* ReshardFunctions::transpose(Value* value, const std::vector<int64_t>& perm, const TensorDistAttr& dist) {
+  std::vector<int64_t> dims;
+  for (int64_t axis : perm) dims.push_back(value->type->dims[static_cast<size_t>(axis)]);
+  NewOp op{"pd_op.transpose", {{"perm", int32ArrayText(perm)}}, {value},
+           {ops_.distType(dims, std::string(value->type->dtype), dist)}, {dist},
+           ops_.opDist(dist.mesh, {*value->dist}, {dist}), ops_.stopGradient(value)};
+  return ops_.createOne(std::move(op));
+}
+
+// s_to_s_reshard_func.py SToSReshardFunction.reshard: all_to_all exchanges
+// chunks of dim 0, so a destination axis other than 0 is first split out
+// and moved to the front (reshape, transpose, reshape), and a source axis
+// other than 0 is put back after (reshape, transpose, reshape). Shapes are
+// Paddle's, in the global frame. With both axes other than 0 Paddle's
+// intermediate types do not describe the local pieces, so that case is refused.
+Value* ReshardFunctions::sToS(const TensorDistAttr& src, const TensorDistAttr& dst, Value* value,
+                              const Target& out) {
+  const auto axisOf = [](const TensorDistAttr& d) {
+    return static_cast<size_t>(std::find(d.dimsMapping.begin(), d.dimsMapping.end(), 0) - d.dimsMapping.begin());
+  };
+  const size_t in = axisOf(src), to = axisOf(dst);
+  if (in != 0 && to != 0)
+    throw PaddleRefusal(fmt::format("reshardctl does not lower s_to_s between dims {} and {} yet (neither is dim 0)",
+                                    in, to));
+  const int64_t n = static_cast<int64_t>(src.mesh.processIds.size());
+  const std::vector<int64_t> dims = value->type->dims;
+  const std::string dtype(value->type->dtype);
+  auto mappingWith = [](size_t rank, size_t axis) {
+    std::vector<int64_t> mapping(rank, -1);
+    mapping[axis] = 0;
+    return mapping;
+  };
+  Value* exchanged = nullptr;
+  if (to != 0) {
+    std::vector<int64_t> pre = dims;
+    pre[to] /= n;
+    pre.insert(pre.begin() + static_cast<std::ptrdiff_t>(to), n);
+    Value* split = reshape(value, pre, layout(src.mesh, mappingWith(pre.size(), in)));
+    std::vector<int64_t> axes = {static_cast<int64_t>(to)};
+    for (size_t i = 0; i < pre.size(); ++i)
+      if (i != to) axes.push_back(static_cast<int64_t>(i));
+    Value* moved = transpose(split, axes, layout(src.mesh, mappingWith(pre.size(), in + 1)));
+    pre.erase(pre.begin() + static_cast<std::ptrdiff_t>(to));
+    pre[in] *= n;
+    // in_all2all.set_type(cvt_to_dist_type(src_value.type(), dst_dist_attr))
+    exchanged = reshape(moved, pre, Target{ops_.distType(dims, dtype, dst), dst});
+  } else {
+    exchanged = shareData(src, src, value, Target{value->type, *value->dist});
+  }
+  const int64_t ring = groups_.ringOf(sortedIds(src.mesh));
+  const bool last = in == 0;
+  NewOp all{"pd_op.all_to_all", {{"execution_stream", "\"DefaultStream\""}, {"ring_id", int32Text(ring)}}, {exchanged},
+            {last ? out.type : ops_.distType(dims, dtype, src)}, {last ? out.dist : src},
+            ops_.opDist(src.mesh, {src}, {dst}), ops_.stopGradient(value)};
+  Value* result = ops_.createOne(std::move(all));
+  if (last) return result;
+  std::vector<int64_t> post = dims;
+  post[0] /= n;
+  post.insert(post.begin(), n);
+  Value* split = reshape(result, post, layout(src.mesh, mappingWith(post.size(), in + 1)));
+  std::vector<int64_t> axes;
+  for (size_t i = 1; i < post.size(); ++i) axes.push_back(static_cast<int64_t>(i));
+  axes.insert(axes.begin() + static_cast<std::ptrdiff_t>(in), 0);
+  Value* moved = transpose(split, axes, layout(src.mesh, mappingWith(post.size(), in + 1)));
+  post.erase(post.begin());
+  post[in] *= n;
+  return reshape(moved, post, out);
+}
+
 // same_status_reshard_func.py SameStatusReshardFunction.reshard: the meshes'
 // ids paired in order; every p2p group [src,dst] and [dst,src] is made
 // first, then the loop stops at the first pair naming this rank: it sends
@@ -405,6 +489,7 @@ Value* ReshardFunctions::reshard(const TensorDistAttr& src, const TensorDistAttr
     if (sameMesh) return ndMesh(src, dst, value, out);
     if (sameShape) return crossMesh(src, dst, value, out, false);
   }
+  if (oneD && sameMesh && src.isShard() && dst.isShard()) return sToS(src, dst, value, out);
   if (src == dst) return value;  // fold_reshard_pass drops a reshard to its own layout
   throw PaddleRefusal(fmt::format("reshardctl does not lower this reshard yet ({} to {}): Paddle would use "
                                   "s_to_s, global_to_sub_mesh or sub_to_global_mesh, or has no function for it",

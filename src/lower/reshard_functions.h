@@ -48,6 +48,10 @@ class ReshardFunctions {
   Value* rToS(const TensorDistAttr& src, const TensorDistAttr& dst, Value* value, const Target& out);
   Value* rToP(const TensorDistAttr& src, const TensorDistAttr& dst, Value* value, const Target& out);
   Value* sToR(const TensorDistAttr& src, const TensorDistAttr& dst, Value* value, const Target& out);
+  Value* sToS(const TensorDistAttr& src, const TensorDistAttr& dst, Value* value, const Target& out);
+  Value* reshape(Value* value, const std::vector<int64_t>& shape, const TensorDistAttr& dist);
+  Value* reshape(Value* value, const std::vector<int64_t>& shape, const Target& out);
+  Value* transpose(Value* value, const std::vector<int64_t>& perm, const TensorDistAttr& dist);
   Value* sameStatus(const TensorDistAttr& src, const TensorDistAttr& dst, Value* value, const Target& out);
   Value* crossMesh(const TensorDistAttr& src, const TensorDistAttr& dst, Value* value, const Target& out,
                    bool onlyOnDestination);
