@@ -1,11 +1,15 @@
 #include "lower/dist_to_dense.h"
 
+#include <functional>
 #include <string>
+#include <unordered_map>
+#include <utility>
 
 #include <fmt/format.h>
 
 #include "ir/rewriter.h"
 #include "lower/local_shape.h"
+#include "support/op_names.h"
 #include "syntax/attribute_dictionary.h"
 #include "syntax/type_text.h"
 
@@ -38,14 +42,35 @@ class DenseLowering {
     return readType(rewriter_.program().types(), text + std::string(type->dtype) + ">", 0);
   }
 
+  // Values of one type and layout share their local type (a program repeats
+  // a few hundred of them), so the type text is built once per pair.
+  const Type* cachedLocalType(const Type* type, const TensorDistAttr* dist) {
+    auto [it, inserted] = localTypes_.try_emplace({type, dist}, nullptr);
+    if (inserted) it->second = localType(type, dist);
+    return it->second;
+  }
+
   void retype(Value* value) {
-    const Type* local = localType(value->type, value->dist);
+    const Type* local = cachedLocalType(value->type, value->dist);
     if (local == value->type && !value->dist) return;
     rewriter_.retype(value, local, nullptr);
     ++result_.retyped;
   }
 
+  // Dumps repeat attribute dictionaries; each distinct one is rewritten once
+  // (pd_op.data's depends on its type too, so it is not shared).
   void dropDistAttr(Operation* op) {
+    const bool shared = op->name() != "pd_op.data";
+    if (shared) {
+      auto found = withoutDist_.find(op->attributes());
+      if (found != withoutDist_.end()) return rewriter_.setAttributes(op, found->second, nullptr);
+    }
+    const std::string_view before = op->attributes();
+    rewriteAttributes(op);
+    if (shared) withoutDist_.emplace(before, op->attributes());
+  }
+
+  void rewriteAttributes(Operation* op) {
     std::vector<std::pair<std::string_view, std::string>> kept;
     for (const AttributeEntry& entry : splitAttributes(op->attributes())) {
       if (entry.key == "op_dist_attr") continue;
@@ -78,9 +103,9 @@ class DenseLowering {
   bool uselessComm(const Operation& op) const {
     if (op.numOperands() != 1 || op.numResults() != 1) return false;
     const std::string_view attrs = op.attributes();
-    if (op.name() == "pd_op.all_gather" || op.name() == "pd_op.reduce_scatter")
+    if (op.name() == kAllGatherOp || op.name() == kReduceScatterOp)
       return findAttribute(attrs, "nranks") == std::optional<std::string_view>("(Int32)1");
-    if (op.name() != "pd_op.all_reduce") return false;
+    if (op.name() != kAllReduceOp) return false;
     const auto reduce = findAttribute(attrs, "reduce_type");
     const auto ring = findAttribute(attrs, "ring_id");
     if (!reduce || !ring || (*reduce != "(Int32)0" && *reduce != "(Int32)1")) return false;
@@ -103,10 +128,18 @@ class DenseLowering {
     }
   }
 
+  struct PairHash {
+    size_t operator()(const std::pair<const Type*, const TensorDistAttr*>& key) const {
+      return std::hash<const void*>()(key.first) * 31 + std::hash<const void*>()(key.second);
+    }
+  };
+
   Rewriter rewriter_;
   int64_t rank_;
   const ProcessGroups& groups_;
   DenseResult result_;
+  std::unordered_map<std::pair<const Type*, const TensorDistAttr*>, const Type*, PairHash> localTypes_;
+  std::unordered_map<std::string_view, std::string_view> withoutDist_;  // attribute text, verbatim → rewritten
 };
 
 }  // namespace

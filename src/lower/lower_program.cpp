@@ -26,10 +26,22 @@ std::vector<int64_t> programRanks(const Program& program) {
 }
 
 bool checkLowerable(const Program& program, DiagnosticEngine& diagnostics) {
+  // One walk: dense (no op_dist_attr), lowered (communication ops), or a
+  // reshard Paddle cannot lower (a dynamic dim).
   bool distributed = false, ok = true;
   walkOps(*program.body(), [&](const Operation* op) {
     distributed = distributed || op->distAttr();
-    if (op->name() != kReshardOp || !ok) return;
+    if (!ok) return;
+    for (std::string_view comm : kCommunicationOps)
+      if (op->name() == comm) {
+        diagnostics.error(op->location(), 1,
+                          fmt::format("the program holds {}, a communication op Paddle's reshard functions emit: it "
+                                      "was lowered already",
+                                      comm));
+        ok = false;
+        return;
+      }
+    if (op->name() != kReshardOp) return;
     const size_t location = sourceLocation(*op);
     const Value* input = op->operandValue(0);
     if (!input || !input->type || !input->type->isTensor() || !input->dist) {

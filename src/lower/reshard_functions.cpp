@@ -91,7 +91,7 @@ Value* ReshardFunctions::pToR(const TensorDistAttr& src, const TensorDistAttr& d
                               const Target& out) {
   const int64_t ring = groups_.ringOf(sortedIds(src.mesh));
   const int64_t reduce = static_cast<int64_t>(src.partials.front().reduce);
-  NewOp op{"pd_op.all_reduce", {{"reduce_type", int32Text(reduce)}, {"ring_id", int32Text(ring)}}, {value},
+  NewOp op{kAllReduceOp, {{"reduce_type", int32Text(reduce)}, {"ring_id", int32Text(ring)}}, {value},
            {out.type}, {out.dist}, ops_.opDist(src.mesh, {src}, {dst}), ops_.stopGradient(value)};
   return ops_.createOne(std::move(op));
 }
@@ -111,7 +111,7 @@ Value* ReshardFunctions::pToS(const TensorDistAttr& src, const TensorDistAttr& d
   const int64_t nranks = static_cast<int64_t>(src.mesh.size());
   const int64_t ring = groups_.ringOf(sortedIds(src.mesh));
   if (axis == 0) {
-    NewOp op{"pd_op.reduce_scatter", {{"nranks", int32Text(nranks)}, {"ring_id", int32Text(ring)}}, {value},
+    NewOp op{kReduceScatterOp, {{"nranks", int32Text(nranks)}, {"ring_id", int32Text(ring)}}, {value},
              {out.type}, {out.dist}, ops_.opDist(src.mesh, {src}, {dst}), ops_.stopGradient(value)};
     return ops_.createOne(std::move(op));
   }
@@ -132,7 +132,7 @@ Value* ReshardFunctions::pToS(const TensorDistAttr& src, const TensorDistAttr& d
   scatteredEntry.dimsMapping[0] = 0;
   TensorDistAttr scattered = out.dist;
   scattered.dimsMapping = permuted(scattered.dimsMapping);
-  NewOp scatter{"pd_op.reduce_scatter", {{"nranks", int32Text(nranks)}, {"ring_id", int32Text(ring)}}, {transposed},
+  NewOp scatter{kReduceScatterOp, {{"nranks", int32Text(nranks)}, {"ring_id", int32Text(ring)}}, {transposed},
                 {ops_.distType(permuted(dims), dtype, scattered)}, {scattered},
                 ops_.opDist(src.mesh, {src}, {scatteredEntry}), ops_.stopGradient(value)};
   Value* reduced = ops_.createOne(std::move(scatter));
@@ -214,7 +214,7 @@ Value* ReshardFunctions::sToR(const TensorDistAttr& src, const TensorDistAttr& d
   const std::string dtype(value->type->dtype);
   const TensorDistAttr entry = layout(dst.mesh, replicatedMapping(dst.dimsMapping.size()), dst.partials);
   const bool stop = ops_.stopGradient(value);
-  NewOp gather{"pd_op.all_gather", {{"nranks", int32Text(nranks)}, {"ring_id", int32Text(ring)}}, {value},
+  NewOp gather{kAllGatherOp, {{"nranks", int32Text(nranks)}, {"ring_id", int32Text(ring)}}, {value},
                {ops_.distType(gatheredDims, dtype, gathered)}, {gathered}, ops_.opDist(src.mesh, {src}, {entry}), stop};
   Value* all = ops_.createOne(std::move(gather));
   if (axis == 0) return all;
@@ -301,7 +301,7 @@ Value* ReshardFunctions::sToS(const TensorDistAttr& src, const TensorDistAttr& d
   }
   const int64_t ring = groups_.ringOf(sortedIds(src.mesh));
   const bool last = in == 0;
-  NewOp all{"pd_op.all_to_all", {{"execution_stream", "\"DefaultStream\""}, {"ring_id", int32Text(ring)}}, {exchanged},
+  NewOp all{kAllToAllOp, {{"execution_stream", "\"DefaultStream\""}, {"ring_id", int32Text(ring)}}, {exchanged},
             {last ? out.type : ops_.distType(dims, dtype, src)}, {last ? out.dist : src},
             ops_.opDist(src.mesh, {src}, {dst}), ops_.stopGradient(value)};
   Value* result = ops_.createOne(std::move(all));
@@ -345,7 +345,7 @@ Value* ReshardFunctions::sameStatus(const TensorDistAttr& src, const TensorDistA
                                          "send to it waits in recv_v2",
                                          rank_, to[i])});
       const int64_t ring = groups_.ringOf({from[i], to[i]});
-      NewOp send{"pd_op.send_v2",
+      NewOp send{kSendOp,
                  {{"dynamic_shape", "false"}, {"peer", int32Text(to[i] == rank_ ? 0 : 1)}, {"ring_id", int32Text(ring)},
                   {"use_calc_stream", "true"}},
                  {value}, {}, {}, ops_.opDist(src.mesh, {src}, {}), true};
@@ -362,7 +362,7 @@ Value* ReshardFunctions::sameStatus(const TensorDistAttr& src, const TensorDistA
         throw PaddleRefusal("Paddle's same_status reshard function asserts \"dynamic shape is not supported by "
                             "pir-auto parallel yet.\"");
       const int64_t ring = groups_.ringOf({from[i], to[i]});
-      NewOp recv{"pd_op.recv_v2",
+      NewOp recv{kRecvOp,
                  {{"dtype", dataType(out.type)},
                   {"dynamic_shape", "false"},
                   {"out_shape", int32ArrayText(localShape(dims, out.dist, rank_))},

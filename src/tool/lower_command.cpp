@@ -1,6 +1,7 @@
 // `reshardctl lower`: read (→ partition pass with --apply) → for each rank
 // asked, lower the program as Paddle does for that rank (lower/lower_program.h)
 // → one program, one file per rank in a directory, or a log of all ranks.
+#include <algorithm>
 #include <filesystem>
 #include <memory>
 #include <optional>
@@ -56,9 +57,9 @@ struct RankProgram {
   int status = kExitOk;
 };
 
-RankProgram lowerRank(const InputProgram& input, int64_t rank, const LowerCommandOptions& options,
-                      DiagnosticEngine& diagnostics) {
-  LoadedProgram loaded = loadProgram(input, diagnostics);
+// Lowers `loaded` (parsed already, and checked) for `rank`.
+RankProgram lowerLoaded(LoadedProgram loaded, int64_t rank, const LowerCommandOptions& options,
+                        DiagnosticEngine& diagnostics) {
   if (!loaded.program) return {nullptr, loaded.failure};
   Program& program = *loaded.program;
   if (options.apply && !runPass("partition", program, [&](Program& p) {
@@ -75,45 +76,56 @@ RankProgram lowerRank(const InputProgram& input, int64_t rank, const LowerComman
   return {std::move(loaded.program), kExitOk};
 }
 
-// The ranks to lower: --rank's, or every rank of the program.
-std::vector<int64_t> ranksToLower(const InputProgram& input, const LowerCommandOptions& options,
-                                  DiagnosticEngine& diagnostics, int& status) {
-  if (options.rank) return {*options.rank};
-  LoadedProgram loaded = loadProgram(input, diagnostics);
-  if (!loaded.program) {
-    status = loaded.failure;
-    return {};
+// Each rank lowers a program of its own: the first the one already parsed
+// (to learn the ranks), the others parsed again from the file read once. A
+// log holds every rank's program until all are lowered, then streams them.
+int writeRanks(const InputProgram& input, LoadedProgram first, const std::vector<int64_t>& ranks,
+               const LowerCommandOptions& options, DiagnosticEngine& diagnostics) {
+  const bool toDirectory = options.allRanks && std::filesystem::is_directory(options.output);
+  std::vector<std::unique_ptr<Program>> programs;
+  for (size_t i = 0; i < ranks.size(); ++i) {
+    const int64_t rank = ranks[i];
+    RankProgram lowered = lowerLoaded(i == 0 ? std::move(first) : loadProgram(input, diagnostics), rank, options,
+                                      diagnostics);
+    if (!lowered.program) return lowered.status;
+    if (!options.allRanks) return writeProgram(*lowered.program, options.output, diagnostics);
+    if (!toDirectory) {
+      programs.push_back(std::move(lowered.program));
+      continue;
+    }
+    const std::string path = (std::filesystem::path(options.output) / fmt::format("rank{}.ir", rank)).string();
+    if (int status = writeProgram(*lowered.program, path, diagnostics); status != kExitOk) return status;
   }
-  return programRanks(*loaded.program);
+  if (toDirectory) return kExitOk;
+  return writeOutput(options.output, diagnostics, [&](std::FILE* out) {
+    for (size_t i = 0; i < programs.size(); ++i) {
+      const std::string label = logLabel(ranks[i], options.stage);
+      if (std::fwrite(label.data(), 1, label.size(), out) != label.size() || !printProgram(*programs[i], out))
+        return false;
+    }
+    return true;
+  });
 }
 
-int writeRanks(const InputProgram& input, const std::vector<int64_t>& ranks, const LowerCommandOptions& options,
-               DiagnosticEngine& diagnostics) {
-  const bool toDirectory = options.allRanks && std::filesystem::is_directory(options.output);
-  std::string log;
-  for (int64_t rank : ranks) {
-    RankProgram lowered = lowerRank(input, rank, options, diagnostics);
-    if (!lowered.program) return lowered.status;
-    if (toDirectory) {
-      const std::string path = (std::filesystem::path(options.output) / fmt::format("rank{}.ir", rank)).string();
-      if (int status = writeProgram(*lowered.program, path, diagnostics); status != kExitOk) return status;
-    } else if (options.allRanks) {
-      log += logLabel(rank, options.stage) + printProgramToString(*lowered.program);
-    } else {
-      return writeProgram(*lowered.program, options.output, diagnostics);
-    }
+// --rank's rank, or every rank of the program (its op meshes' ids, which the
+// partition pass does not change).
+int lowerInput(const InputProgram& input, const LowerCommandOptions& options, DiagnosticEngine& diagnostics) {
+  LoadedProgram first = loadProgram(input, diagnostics);
+  if (!first.program) return first.failure;
+  const std::vector<int64_t> ranks = options.rank ? std::vector<int64_t>{*options.rank} : programRanks(*first.program);
+  if (ranks.empty()) {
+    checkLowerable(*first.program, diagnostics);
+    return kExitBadInput;
   }
-  return toDirectory ? kExitOk : writeTextOutput(log, options.output, diagnostics);
+  return writeRanks(input, std::move(first), ranks, options, diagnostics);
 }
 
 int runLower(const LowerCommandOptions& options, Reporter& reporter) {
   if (options.rank.has_value() == options.allRanks)
     throw Failure(FailureKind::Usage, "lower: give exactly one of --rank R and --all-ranks");
   DiagnosticEngine diagnostics = reporter.engine();
-  const InputProgram input = InputProgram::chosen(readInput(options.input), options.program);
-  int status = kExitOk;
-  const std::vector<int64_t> ranks = ranksToLower(input, options, diagnostics, status);
-  if (status == kExitOk) status = writeRanks(input, ranks, options, diagnostics);
+  const InputProgram input = InputProgram::chosen(readInput(options.input), options.program);  // keeps the source
+  const int status = lowerInput(input, options, diagnostics);
   reporter.report(diagnostics);
   return status;
 }
