@@ -19,7 +19,7 @@ std::vector<int64_t> localShape(const std::vector<int64_t>& dims, const TensorDi
   const MeshCoord coord = meshCoord(dist.mesh, position);
   for (size_t d = 0; d < local.size() && d < dist.dimsMapping.size(); ++d) {
     const int64_t meshDim = dist.dimsMapping[d];
-    if (meshDim < 0 || meshDim >= dist.mesh.ndim() || local[d] < 0) continue;
+    if (meshDim < 0 || meshDim >= dist.mesh.ndim() || local[d] < 0 || dist.mesh.shape[meshDim] <= 0) continue;
     auto [begin, end] = chunkRange(local[d], dist.mesh.shape[meshDim], coord[meshDim]);
     local[d] = end - begin;
   }

@@ -11,6 +11,7 @@
 #include "lower/process_groups.h"
 #include "lower/rank_pruning.h"
 #include "lower/reshard_functions.h"
+#include "passes/pass_runner.h"
 #include "reshard/mesh_coords.h"
 #include "support/op_names.h"
 
@@ -46,6 +47,11 @@ bool checkLowerable(const Program& program, DiagnosticEngine& diagnostics) {
     const Value* input = op->operandValue(0);
     if (!input || !input->type || !input->type->isTensor() || !input->dist) {
       diagnostics.error(location, 1, "this dist_op.reshard's input is not a distributed tensor");
+      ok = false;
+    } else if (!input->dist->mesh.idsKnown || !op->result(0)->dist || !op->result(0)->dist->mesh.idsKnown) {
+      diagnostics.error(location, 1,
+                        "this reshard's meshes are known only by their shape; lowering needs their process ids "
+                        "(which ranks send, receive and gather)");
       ok = false;
     } else if (std::find(input->type->dims.begin(), input->type->dims.end(), -1) != input->type->dims.end()) {
       diagnostics.error(location, 1,
@@ -87,22 +93,30 @@ bool lowerReshard(Operation* reshard, ProcessGroups& groups, int64_t rank, Rewri
 
 LowerSummary lowerProgram(Program& program, const LowerOptions& options, DiagnosticEngine& diagnostics) {
   LowerSummary summary;
-  std::vector<Operation*> reshards;
-  walkOps(*program.body(), [&](Operation* op) {
-    if (op->name() == kReshardOp) reshards.push_back(op);
-  });
   ProcessGroups groups;
-  Rewriter rewriter(program);
-  for (Operation* reshard : reshards) {
-    if (!lowerReshard(reshard, groups, options.rank, rewriter, diagnostics)) summary.ok = false;
-    ++summary.reshards;
-  }
+  // Each stage through runPass: under RESHARDCTL_VERIFY_EACH (every test) the
+  // graph and the verifier check what it left.
+  summary.ok = runPass("reshard_op_pass", program, [&](Program& p) {
+    std::vector<Operation*> reshards;
+    walkOps(*p.body(), [&](Operation* op) {
+      if (op->name() == kReshardOp) reshards.push_back(op);
+    });
+    Rewriter rewriter(p);
+    bool ok = true;
+    for (Operation* reshard : reshards) {
+      ok = lowerReshard(reshard, groups, options.rank, rewriter, diagnostics) && ok;
+      ++summary.reshards;
+    }
+    return ok;
+  });
   if (!summary.ok || options.stage == LowerStage::Reshard) return summary;
-  const PruneResult pruned = removeOtherRankOps(program, options.rank, diagnostics);
+  const PruneResult pruned = runPass("remove_other_rank_op_pass", program, [&](Program& p) {
+    return removeOtherRankOps(p, options.rank, diagnostics);
+  });
   summary.erased = pruned.erased;
   summary.ok = pruned.ok;
   if (!summary.ok || options.stage == LowerStage::Pruned) return summary;
-  distToDense(program, options.rank, groups);
+  runPass("dist_to_dense", program, [&](Program& p) { return distToDense(p, options.rank, groups); });
   return summary;
 }
 

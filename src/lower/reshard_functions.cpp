@@ -197,7 +197,7 @@ Value* ReshardFunctions::sToR(const TensorDistAttr& src, const TensorDistAttr& d
   size_t axis = 0;
   while (axis < src.dimsMapping.size() && src.dimsMapping[axis] == -1) ++axis;
   const std::vector<int64_t>& dims = value->type->dims;
-  const int64_t nranks = static_cast<int64_t>(src.mesh.processIds.size());
+  const int64_t nranks = static_cast<int64_t>(src.mesh.size());
   if (dims[axis] % nranks != 0)
     throw PaddleRefusal(fmt::format("Paddle's s_to_r reshard function raises NotImplementedError(\"unbalanced "
                                     "split is not implemented\"): dim {} of size {} does not split evenly over {} ranks",
@@ -274,7 +274,7 @@ Value* ReshardFunctions::sToS(const TensorDistAttr& src, const TensorDistAttr& d
   if (in != 0 && to != 0)
     throw PaddleRefusal(fmt::format("reshardctl does not lower s_to_s between dims {} and {} yet (neither is dim 0)",
                                     in, to));
-  const int64_t n = static_cast<int64_t>(src.mesh.processIds.size());
+  const int64_t n = static_cast<int64_t>(src.mesh.size());
   const std::vector<int64_t> dims = value->type->dims;
   const std::string dtype(value->type->dtype);
   auto mappingWith = [](size_t rank, size_t axis) {
