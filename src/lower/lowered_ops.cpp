@@ -97,6 +97,21 @@ Operation* LoweredOps::create(NewOp op) {
   return created;
 }
 
+bool LoweredOps::relabel(Value* value, const Target& out) {
+  Operation* op = value->definingOp;
+  if (!op || !op->distAttr() || value->index >= op->distAttr()->results.size()) return false;
+  OpDistAttr attr = *op->distAttr();
+  attr.results[value->index] = DistEntry{DistEntry::Kind::Tensor, out.dist, {}, 0};
+  AttributeList entries;
+  for (const AttributeEntry& entry : splitAttributes(op->attributes()))
+    entries.emplace_back(entry.key, entry.key == "op_dist_attr" ? writeOpDistAttr(attr, program().distStyle())
+                                                                : std::string(entry.value));
+  const std::string_view text = program().strings().intern(writeAttributes(std::move(entries)));
+  rewriter_.setAttributes(op, text, program().keepOpDistAttr(std::move(attr)));
+  rewriter_.retype(value, out.type, &op->distAttr()->results[value->index].tensor);
+  return true;
+}
+
 Value* LoweredOps::fullInt32(int64_t value) {
   NewOp op;
   op.name = "pd_op.full";

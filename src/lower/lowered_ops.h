@@ -19,6 +19,13 @@ namespace reshardctl {
 
 using AttributeList = std::vector<std::pair<std::string_view, std::string>>;
 
+// What a function's result value is: its type and its distribution (for an
+// N-D reshard, the N-D layout reached so far; the op's entries are 1-D).
+struct Target {
+  const Type* type = nullptr;
+  TensorDistAttr dist;
+};
+
 struct NewOp {
   std::string_view name;
   AttributeList attributes;  // the op's own, values as printed
@@ -51,6 +58,11 @@ class LoweredOps {
   // pd_op.full_int_array (slice's starts and ends).
   Value* fullInt32(int64_t value);
   Value* fullIntArray(const std::vector<int64_t>& values);
+
+  // global_to_sub_mesh's relabel: `value` (its defining op's result) takes
+  // `out`, and that op's result entry says so. False when the value has no
+  // defining op with op_dist_attr.
+  bool relabel(Value* value, const Target& out);
 
   Program& program() { return rewriter_.program(); }
   bool stopGradient(const Value* value) const;  // pir::Value's stop_gradient

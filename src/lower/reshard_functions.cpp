@@ -462,6 +462,96 @@ Value* ReshardFunctions::ndMesh(TensorDistAttr src, const TensorDistAttr& dst, V
   return value;
 }
 
+namespace {
+
+// get_sub_meshes: the meshes of `mesh`'s first dim's slices.
+std::vector<ProcessMesh> subMeshes(const ProcessMesh& mesh) {
+  std::vector<ProcessMesh> meshes;
+  if (mesh.ndim() < 1 || mesh.shape[0] <= 0) return meshes;
+  const std::vector<int64_t> ids = processIds(mesh);
+  const std::vector<int64_t> shape(mesh.shape.begin() + 1, mesh.shape.end());
+  const size_t per = ids.size() / static_cast<size_t>(mesh.shape[0]);
+  for (size_t i = 0; i < static_cast<size_t>(mesh.shape[0]); ++i)
+    meshes.emplace_back(shape, std::vector<int64_t>(ids.begin() + static_cast<std::ptrdiff_t>(i * per),
+                                                    ids.begin() + static_cast<std::ptrdiff_t>((i + 1) * per)));
+  return meshes;
+}
+
+bool strictSubset(const ProcessMesh& small, const ProcessMesh& large) {
+  std::vector<int64_t> a = sortedIds(small), b = sortedIds(large);
+  return a.size() < b.size() && std::includes(b.begin(), b.end(), a.begin(), a.end());
+}
+
+bool isSubMeshOf(const ProcessMesh& sub, const ProcessMesh& mesh) {
+  if (sub.ndim() == mesh.ndim()) return strictSubset(sub, mesh);
+  if (mesh.ndim() != sub.ndim() + 1) return false;
+  for (const ProcessMesh& slice : subMeshes(mesh))
+    if (slice == sub) return true;
+  return false;
+}
+
+// SubToGlobalMeshFunction.is_suitable: nothing split or partial over mesh dim 0 on
+// either side, and (as written) the destination one of the source's sub-meshes
+// when it has one dim more, which never holds, or a strict superset.
+bool subToGlobalFits(const TensorDistAttr& src, const TensorDistAttr& dst) {
+  for (const TensorDistAttr* side : {&src, &dst}) {
+    if (std::find(side->dimsMapping.begin(), side->dimsMapping.end(), 0) != side->dimsMapping.end()) return false;
+    if (side->partialOn(0)) return false;
+  }
+  if (dst.mesh.ndim() > src.mesh.ndim() + 1) return false;
+  if (dst.mesh.ndim() == src.mesh.ndim()) return strictSubset(src.mesh, dst.mesh);
+  for (const ProcessMesh& slice : subMeshes(src.mesh))
+    if (slice == dst.mesh) return true;
+  return false;
+}
+
+}  // namespace
+
+// global_to_sub_mesh_func.py GlobaleToSubMeshFunction.reshard: made
+// replicated on the global mesh first (nd_mesh), then the value is relabelled
+// when the reshard is its only use, else share_data_. No communication.
+Value* ReshardFunctions::globalToSub(TensorDistAttr src, const TensorDistAttr& dst, Value* value, const Target& out) {
+  if (!src.isReplicated()) {
+    const TensorDistAttr replicated = layout(src.mesh, replicatedMapping(src.dimsMapping.size()));
+    value = ndMesh(src, replicated,
+                   value, Target{ops_.distType(value->type->dims, std::string(value->type->dtype), replicated), replicated});
+    src = replicated;
+  }
+  if (value->useCount() == 1 && ops_.relabel(value, out)) return value;
+  return shareData(src, dst, value, out);
+}
+
+// sub_to_global_mesh_func.py SubToGlobalMeshFunction.reshard: the source's
+// ranks share their value, the others make a zero buffer, and c_broadcast
+// from the source's first rank fills it on the global mesh.
+Value* ReshardFunctions::subToGlobal(const TensorDistAttr& src, const TensorDistAttr& dst, Value* value,
+                                     const Target& out) {
+  const std::vector<int64_t> sources = processIds(src.mesh);
+  std::vector<int64_t> others;
+  for (int64_t id : processIds(dst.mesh))
+    if (std::find(sources.begin(), sources.end(), id) == sources.end()) others.push_back(id);
+  Value* buffer = nullptr;
+  if (holdsRank(src.mesh)) {
+    buffer = shareData(src, src, value, Target{value->type, *value->dist});
+  } else {
+    TensorDistAttr onOthers = dst;
+    onOthers.mesh = ProcessMesh({static_cast<int64_t>(others.size())}, others);
+    NewOp zeros{"pd_op.full",
+                {{"dtype", dataType(out.type)},
+                 {"place", "(pd_op.Place)Place(undefined:0)"},
+                 {"shape", fmt::format("(pd_op.IntArray)[{}]", fmt::join(out.type->dims, ","))},
+                 {"value", "(Float)0"}},
+                {}, {ops_.distType(out.type->dims, std::string(out.type->dtype), onOthers)}, {onOthers},
+                ops_.opDist(onOthers.mesh, {}, {onOthers}), true};
+    buffer = ops_.createOne(std::move(zeros));
+  }
+  const int64_t ring = groups_.ringOf(sortedIds(dst.mesh));
+  NewOp broadcast{"pd_op.c_broadcast",
+                  {{"ring_id", int32Text(ring)}, {"root", int32Text(sources.front())}, {"use_calc_stream", "true"}},
+                  {buffer}, {out.type}, {out.dist}, ops_.opDist(dst.mesh, {src}, {dst}), ops_.stopGradient(value)};
+  return ops_.createOne(std::move(broadcast));
+}
+
 // choose_reshard_func: the first registered function whose is_suitable holds.
 Value* ReshardFunctions::reshard(const TensorDistAttr& src, const TensorDistAttr& dst, Value* value,
                                  const Target& out) {
@@ -489,10 +579,12 @@ Value* ReshardFunctions::reshard(const TensorDistAttr& src, const TensorDistAttr
     if (sameMesh) return ndMesh(src, dst, value, out);
     if (sameShape) return crossMesh(src, dst, value, out, false);
   }
+  if (dstReplicated && src.mesh.ndim() <= dst.mesh.ndim() + 1 && isSubMeshOf(dst.mesh, src.mesh))
+    return globalToSub(src, dst, value, out);
+  if (subToGlobalFits(src, dst)) return subToGlobal(src, dst, value, out);
   if (oneD && sameMesh && src.isShard() && dst.isShard()) return sToS(src, dst, value, out);
   if (src == dst) return value;  // fold_reshard_pass drops a reshard to its own layout
-  throw PaddleRefusal(fmt::format("reshardctl does not lower this reshard yet ({} to {}): Paddle would use "
-                                  "s_to_s, global_to_sub_mesh or sub_to_global_mesh, or has no function for it",
+  throw PaddleRefusal(fmt::format("Paddle has no reshard function for {} to {} (choose_reshard_func finds none)",
                                   layoutText(src), layoutText(dst)));
 }
 

@@ -26,13 +26,6 @@ struct LoweringWarning {
   std::string message;
 };
 
-// What a function's result value is: its type and its distribution (for an
-// N-D reshard, the N-D layout reached so far; the op's entries are 1-D).
-struct Target {
-  const Type* type = nullptr;
-  TensorDistAttr dist;
-};
-
 class ReshardFunctions {
  public:
   ReshardFunctions(LoweredOps& ops, ProcessGroups& groups, int64_t rank, std::vector<LoweringWarning>& warnings)
@@ -56,6 +49,8 @@ class ReshardFunctions {
   Value* crossMesh(const TensorDistAttr& src, const TensorDistAttr& dst, Value* value, const Target& out,
                    bool onlyOnDestination);
   Value* ndMesh(TensorDistAttr src, const TensorDistAttr& dst, Value* value, const Target& out);
+  Value* globalToSub(TensorDistAttr src, const TensorDistAttr& dst, Value* value, const Target& out);
+  Value* subToGlobal(const TensorDistAttr& src, const TensorDistAttr& dst, Value* value, const Target& out);
   Value* fakeReshard(const TensorDistAttr& src, const TensorDistAttr& dst, Value* value, const Target& out);
   Value* shareData(const TensorDistAttr& src, const TensorDistAttr& dst, Value* value, const Target& out);
 
