@@ -98,6 +98,7 @@ commands=(
   "run 0 run AFTER -o OUT"
   "run--apply 0 run --apply IN -o OUT"
   "validate 0 validate AFTER -o OUT"
+  "lower--all-ranks--apply 0 lower --all-ranks --apply IN -o OUT"
 )
 
 # Runs `bash -c LINE` under GNU time (peak RSS: a fork of python would count

@@ -42,7 +42,7 @@ endfunction()
 # of it changes nothing; roundtrip: print == the input; error: print fails,
 # stderr == EXPECTED; verify: warnings on stderr == EXPECTED; plan: plan
 # --apply == the table, --json == the JSON; plan-error: plan fails, stderr ==
-# EXPECTED; validate, schedule: exit code, stdout and stderr == EXPECTED.
+# EXPECTED; validate, lower, schedule: exit code, stdout and stderr == EXPECTED.
 #           test                  mode        inputs                        expected
 golden_kind(pass.seed_mlp         pass        samples/seed_mlp_before.ir    samples/seed_mlp_after.ir)
 golden_kind(pass.{}               pass        tests/golden/pass/*.ir        tests/golden/pass/{}.expected.ir)
@@ -63,6 +63,9 @@ golden_kind(plan.bad-{}           plan-error  tests/golden/plan/bad-*.ir    test
 # wrong_*.ir must also pass verify and apply.
 golden_kind(validate.{}           validate    tests/golden/validate/*.ir    tests/golden/validate/{}.expected)
 golden_kind(validate.{}           validate    tests/golden/validate/*.case  tests/golden/validate/{}.expected)
+# lower: NAME.ir (flags in NAME.flags, default --apply --all-ranks): exit code, the programs and stderr.
+golden_kind(lower.{}              lower       tests/golden/lower/*.ir       tests/golden/lower/{}.expected)
+golden_kind(lower.sample.{}       lower       samples/*.ir                  tests/golden/lower/sample_{}.expected)
 # schedule: NAME.case ("FILES... FLAGS"), each rank's program beside it.
 golden_kind(schedule.{}           schedule    tests/golden/schedule/*.case  tests/golden/schedule/{}.expected)
 

@@ -17,12 +17,17 @@
 #                              NAME.case, one line "INPUT FLAGS..." with INPUT
 #                              relative to the repository root; an input named
 #                              wrong_*.ir must also pass verify and apply
+#   lower      IN EXPECTED     "exit N", stdout and stderr of lower == EXPECTED, flags
+#                              from NAME.flags (default: --apply --all-ranks); when
+#                              it lowers every rank, each rank's program (-o DIR)
+#                              prints back byte for byte, passes verify, and diff
+#                              compares the first two ranks' programs
 #   schedule   CASE EXPECTED   "exit N", stdout and stderr of schedule == EXPECTED;
 #                              CASE is NAME.case, one line "FILES... FLAGS..." with
 #                              the files (the ranks' programs) beside it
 #   validate-nccl SAMPLE       --backend nccl without a GPU: exit 2 and a clear
 #                              message (with one: exit 0); no golden file
-# pass, plan and validate take flags from IN's NAME.flags, if any. Everything
+# pass, plan, validate and lower take flags from IN's NAME.flags, if any. Everything
 # runs from the input's folder, so messages name the file as "bad-x.ir".
 # --rebase (or GOLDEN_REBASE=1 in the environment, as scripts/regen-goldens.sh
 # sets for ctest) writes the output over the EXPECTED files instead of
@@ -109,6 +114,27 @@ case $mode in
         "$tool" apply "$name" -o "$work/out.ir" || fail "apply rejects $name" ;;
     esac
     ;;
+  lower)
+    flags=(--apply --all-ranks)
+    [ -f "${input%.ir}.flags" ] && read_flags "$input"
+    cd "$(dirname "$input")" && name=$(basename "$input")
+    "$tool" lower "${flags[@]}" "$name" >"$work/stdout" 2>"$work/stderr"
+    status=$?
+    { echo "exit $status"; echo "--- stdout"; cat "$work/stdout"; echo "--- stderr"; cat "$work/stderr"; } >"$work/actual"
+    golden "$expected" "$work/actual" "lower ${flags[*]} $name"
+    if [ $status -eq 0 ] && [[ " ${flags[*]} " == *" --all-ranks "* ]]; then
+      mkdir "$work/ranks" && "$tool" lower "${flags[@]}" "$name" -o "$work/ranks" 2>/dev/null || fail "lower -o DIR exited $?"
+      for program in "$work"/ranks/rank*.ir; do
+        "$tool" print "$program" -o "$work/printed.ir" || fail "print $(basename "$program") exited $?"
+        same "$program" "$work/printed.ir" "print of $(basename "$program")"
+        "$tool" verify --quiet "$program" || fail "verify rejects $(basename "$program")"
+      done
+      ranks=("$work"/ranks/rank*.ir)
+      if [ ${#ranks[@]} -ge 2 ]; then
+        "$tool" diff "${ranks[0]}" "${ranks[1]}" >/dev/null
+        [ $? -le 1 ] || fail "diff of two ranks' programs failed"
+      fi
+    fi
   schedule)
     read -r -a words <"$input"
     cd "$(dirname "$input")"

@@ -82,6 +82,7 @@ std::optional<DType> parseDType(std::string_view name) {
 }
 
 std::string_view dtypeName(DType type) { return info(type).pirName; }
+std::string_view dataTypeName(DType type) { return info(type).paddleName; }
 int64_t dtypeSize(DType type) { return info(type).size; }
 bool isFloating(DType type) { return info(type).family == Family::Float; }
 bool isComplex(DType type) { return info(type).family == Family::Complex; }

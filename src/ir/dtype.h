@@ -18,6 +18,7 @@ enum class DType : uint8_t {
 // DataType names (`float32`, `bool`, `bfloat16`), which appear in attributes.
 std::optional<DType> parseDType(std::string_view name);
 std::string_view dtypeName(DType type);  // the PIR spelling
+std::string_view dataTypeName(DType type);  // Paddle's DataType name (`float32`), as attributes print it
 int64_t dtypeSize(DType type);           // bytes per element
 
 bool isFloating(DType type);  // real floating point, fp8 included

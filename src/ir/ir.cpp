@@ -92,6 +92,11 @@ void Program::setArgumentAttributes(Value* argument, std::string_view text) {
   block->argumentAttributes_[argument->index] = text;
 }
 
+void Program::setAttributes(Operation* op, std::string_view text, const OpDistAttr* distAttr) {
+  op->attributes_ = text;
+  op->distAttr_ = distAttr;
+}
+
 Operation* Program::createOp(const OpSpec& spec) {
   Operation* op = arena_.make<Operation>();
   op->name_ = spec.name;

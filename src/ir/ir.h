@@ -239,6 +239,9 @@ class Program {
   // Unlinks the op's operand uses and removes it from its block. Its results
   // must be unused.
   void eraseOp(Operation* op);
+  // Replaces an op's attribute dictionary and its op_dist_attr (nullptr:
+  // none); `text` must outlive the program (intern it).
+  void setAttributes(Operation* op, std::string_view text, const OpDistAttr* distAttr);
 
   // Keeps a dist attr alive for the program's lifetime, so ops and values
   // can point at it (callers share one copy between equal attrs).

@@ -44,6 +44,12 @@ class Rewriter {
   // Every use of `from` except those by `except` (for "reshard after the op").
   void replaceAllUsesExcept(Value* from, Value* to, const Operation* except);
   void eraseOp(Operation* op);
+  // A new attribute dictionary and op_dist_attr for `op` (dist_to_dense
+  // drops op_dist_attr); `text` interned in the program.
+  void setAttributes(Operation* op, std::string_view text, const OpDistAttr* distAttr) {
+    program_.setAttributes(op, text, distAttr);
+    ++changes_;
+  }
 
   // A value takes another type and the distribution that type gives it (a
   // result taking its entry's layout). Inline: apply does it per result.

@@ -14,4 +14,15 @@ inline constexpr std::string_view kIfOp = "pd_op.if";
 inline constexpr std::string_view kWhileOp = "pd_op.while";
 inline constexpr std::string_view kFullOp = "pd_op.full";  // a constant: schedule reads a pd_op.if condition from it
 
+// The communication ops Paddle's reshard functions emit (lower/): a program
+// holding them was lowered already.
+inline constexpr std::string_view kAllReduceOp = "pd_op.all_reduce";
+inline constexpr std::string_view kAllGatherOp = "pd_op.all_gather";
+inline constexpr std::string_view kReduceScatterOp = "pd_op.reduce_scatter";
+inline constexpr std::string_view kAllToAllOp = "pd_op.all_to_all";
+inline constexpr std::string_view kSendOp = "pd_op.send_v2";
+inline constexpr std::string_view kRecvOp = "pd_op.recv_v2";
+inline constexpr std::string_view kCommunicationOps[] = {kAllReduceOp, kAllGatherOp, kReduceScatterOp,
+                                                         kAllToAllOp,  kSendOp,      kRecvOp};
+
 }  // namespace reshardctl

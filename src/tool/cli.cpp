@@ -42,7 +42,7 @@ int exitThroughSinks(const CLI::App& app, const CLI::Error& e) {
 constexpr const SubcommandSpec* kSubcommands[] = {
     &kApplySubcommand,  &kPrintSubcommand, &kDiffSubcommand, &kPlanSubcommand,
     &kVerifySubcommand, &kRunSubcommand,   &kListSubcommand, &kValidateSubcommand,
-    &kScheduleSubcommand,
+    &kLowerSubcommand,  &kScheduleSubcommand,
 };
 
 constexpr const char* kDescription =
@@ -176,7 +176,7 @@ int runCli(int argc, char** argv) {
   const SubcommandRunner* run = cli->chosen();
   if (run == nullptr) {
     writeError("reshardctl: error: a subcommand is required: apply, print, verify, diff, plan, run, list, "
-               "validate or schedule\n"
+               "validate, lower or schedule\n"
                "Run 'reshardctl --help' for more.\n");
     return kExitUsage;
   }

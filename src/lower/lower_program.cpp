@@ -1,0 +1,123 @@
+#include "lower/lower_program.h"
+
+#include <algorithm>
+#include <set>
+
+#include <fmt/format.h>
+
+#include "ir/rewriter.h"
+#include "lower/dist_to_dense.h"
+#include "lower/lowered_ops.h"
+#include "lower/process_groups.h"
+#include "lower/rank_pruning.h"
+#include "lower/reshard_functions.h"
+#include "passes/pass_runner.h"
+#include "reshard/mesh_coords.h"
+#include "support/op_names.h"
+
+namespace reshardctl {
+
+std::vector<int64_t> programRanks(const Program& program) {
+  std::set<int64_t> ranks;
+  walkOps(*program.body(), [&](const Operation* op) {
+    if (op->distAttr() && op->distAttr()->mesh.idsKnown)
+      for (int64_t id : op->distAttr()->mesh.processIds) ranks.insert(id);
+  });
+  return {ranks.begin(), ranks.end()};
+}
+
+bool checkLowerable(const Program& program, DiagnosticEngine& diagnostics) {
+  // One walk: dense (no op_dist_attr), lowered (communication ops), or a
+  // reshard Paddle cannot lower (a dynamic dim).
+  bool distributed = false, ok = true;
+  walkOps(*program.body(), [&](const Operation* op) {
+    distributed = distributed || op->distAttr();
+    if (!ok) return;
+    for (std::string_view comm : kCommunicationOps)
+      if (op->name() == comm) {
+        diagnostics.error(op->location(), 1,
+                          fmt::format("the program holds {}, a communication op Paddle's reshard functions emit: it "
+                                      "was lowered already",
+                                      comm));
+        ok = false;
+        return;
+      }
+    if (op->name() != kReshardOp) return;
+    const size_t location = sourceLocation(*op);
+    const Value* input = op->operandValue(0);
+    if (!input || !input->type || !input->type->isTensor() || !input->dist) {
+      diagnostics.error(location, 1, "this dist_op.reshard's input is not a distributed tensor");
+      ok = false;
+    } else if (!input->dist->mesh.idsKnown || !op->result(0)->dist || !op->result(0)->dist->mesh.idsKnown) {
+      diagnostics.error(location, 1,
+                        "this reshard's meshes are known only by their shape; lowering needs their process ids "
+                        "(which ranks send, receive and gather)");
+      ok = false;
+    } else if (std::find(input->type->dims.begin(), input->type->dims.end(), -1) != input->type->dims.end()) {
+      diagnostics.error(location, 1,
+                        "this reshard moves a tensor with a dynamic dim (-1); Paddle's reshard functions need "
+                        "static shapes (\"dynamic shape is not supported by pir-auto parallel yet\")");
+      ok = false;
+    }
+  });
+  if (!distributed) {
+    diagnostics.error(0, 1, "the program has no op_dist_attr: it is already lowered (dense) or not distributed");
+    return false;
+  }
+  return ok;
+}
+
+namespace {
+
+bool lowerReshard(Operation* reshard, ProcessGroups& groups, int64_t rank, Rewriter& rewriter,
+                  DiagnosticEngine& diagnostics) {
+  Value* input = reshard->operandValue(0);
+  Value* result = reshard->result(0);
+  LoweredOps ops(rewriter, *reshard);
+  std::vector<LoweringWarning> warnings;
+  ReshardFunctions functions(ops, groups, rank, warnings);
+  try {
+    Value* lowered = functions.reshard(*input->dist, *result->dist, input, Target{result->type, *result->dist});
+    for (const LoweringWarning& warning : warnings)
+      diagnostics.warning("lowering", sourceLocation(*reshard), 1, fmt::format("on rank {}: {}", rank, warning.message));
+    rewriter.replaceAllUsesWith(result, lowered);
+    rewriter.eraseOp(reshard);
+    return true;
+  } catch (const PaddleRefusal& refusal) {
+    diagnostics.error(sourceLocation(*reshard), 1, fmt::format("cannot lower this reshard on rank {}: {}", rank, refusal.what()));
+    return false;
+  }
+}
+
+}  // namespace
+
+LowerSummary lowerProgram(Program& program, const LowerOptions& options, DiagnosticEngine& diagnostics) {
+  LowerSummary summary;
+  ProcessGroups groups;
+  // Each stage through runPass: under RESHARDCTL_VERIFY_EACH (every test) the
+  // graph and the verifier check what it left.
+  summary.ok = runPass("reshard_op_pass", program, [&](Program& p) {
+    std::vector<Operation*> reshards;
+    walkOps(*p.body(), [&](Operation* op) {
+      if (op->name() == kReshardOp) reshards.push_back(op);
+    });
+    Rewriter rewriter(p);
+    bool ok = true;
+    for (Operation* reshard : reshards) {
+      ok = lowerReshard(reshard, groups, options.rank, rewriter, diagnostics) && ok;
+      ++summary.reshards;
+    }
+    return ok;
+  });
+  if (!summary.ok || options.stage == LowerStage::Reshard) return summary;
+  const PruneResult pruned = runPass("remove_other_rank_op_pass", program, [&](Program& p) {
+    return removeOtherRankOps(p, options.rank, diagnostics);
+  });
+  summary.erased = pruned.erased;
+  summary.ok = pruned.ok;
+  if (!summary.ok || options.stage == LowerStage::Pruned) return summary;
+  runPass("dist_to_dense", program, [&](Program& p) { return distToDense(p, options.rank, groups); });
+  return summary;
+}
+
+}  // namespace reshardctl

@@ -1,0 +1,43 @@
+// `reshardctl lower`: the program one rank runs (docs/lowering.md). Paddle's
+// passes after the partition pass, in order (pir_pass.py, engine.py
+// _parallel_pir): reshard_op_pass (each dist_op.reshard becomes the ops of its
+// reshard function, reshard_functions.h), remove_other_rank_op_pass
+// (rank_pruning.h), apply_dist2dense_pass + remove_unuseful_comm_op_pass
+// (dist_to_dense.h). Work is linear in ops (each reshard emits a bounded
+// number of ops; N-D meshes add at most a few per mesh dim).
+#pragma once
+
+#include <cstddef>
+#include <cstdint>
+#include <vector>
+
+#include "ir/diagnostics.h"
+#include "ir/ir.h"
+
+namespace reshardctl {
+
+// Where to stop: the dist program after reshard_op_pass, after pruning, or
+// the dense program Paddle logs as `IR after DistToDense Pass`.
+enum class LowerStage { Reshard, Pruned, Dense };
+
+struct LowerOptions {
+  int64_t rank = 0;
+  LowerStage stage = LowerStage::Dense;
+};
+
+struct LowerSummary {
+  size_t reshards = 0;  // dist_op.reshard ops lowered
+  size_t erased = 0;    // ops of other ranks removed
+  bool ok = true;       // false: something was refused (diagnosed at its line)
+};
+
+// The ranks of the program: the sorted union of its op meshes' process ids.
+std::vector<int64_t> programRanks(const Program& program);
+
+// Whether the program has anything to lower: false (diagnosed) for a
+// program without op_dist_attr (already dense) or with dynamic dims.
+bool checkLowerable(const Program& program, DiagnosticEngine& diagnostics);
+
+LowerSummary lowerProgram(Program& program, const LowerOptions& options, DiagnosticEngine& diagnostics);
+
+}  // namespace reshardctl

@@ -1,0 +1,108 @@
+#include "lower/lower_program.h"
+
+#include <string>
+#include <vector>
+
+#include <doctest/doctest.h>
+
+#include "passes/partition_pass.h"
+#include "syntax/printer.h"
+#include "syntax/testing.h"
+
+namespace reshardctl {
+
+namespace {
+
+struct Lowered {
+  testing::Parsed parsed;
+  LowerSummary summary;
+  std::vector<std::string> ops;  // op names, in order
+  std::string text;
+};
+
+Lowered lower(const std::string& file, int64_t rank, LowerStage stage, bool apply = true) {
+  Lowered out{testing::parse(testing::readRepoFile(file), file), {}, {}, {}};
+  REQUIRE(out.parsed.program);
+  Program& program = *out.parsed.program;
+  if (apply) REQUIRE(applyPartitionPass(program, *out.parsed.diagnostics).ok);
+  REQUIRE(checkLowerable(program, *out.parsed.diagnostics));
+  out.summary = lowerProgram(program, LowerOptions{rank, stage}, *out.parsed.diagnostics);
+  walkOps(*program.body(), [&](const Operation* op) { out.ops.emplace_back(op->name()); });
+  out.text = printProgramToString(program);
+  return out;
+}
+
+std::vector<std::string> tail(const std::vector<std::string>& ops, size_t count) {
+  return {ops.end() - static_cast<std::ptrdiff_t>(std::min(count, ops.size())), ops.end()};
+}
+
+}  // namespace
+
+TEST_CASE("lower: the seed's dense program on each rank holds all_reduce on ring 12 and no dist text") {
+  for (int64_t rank : {0, 1}) {
+    Lowered lowered = lower("samples/seed_mlp_after.ir", rank, LowerStage::Dense, false);
+    CHECK(lowered.summary.ok);
+    CHECK(lowered.summary.reshards == 2);
+    CHECK(lowered.text.find("op_dist_attr") == std::string::npos);
+    CHECK(lowered.text.find("pd_dist.tensor") == std::string::npos);
+    CHECK(lowered.text.find("\"pd_op.all_reduce\" (%8) {reduce_type:(Int32)0,ring_id:(Int32)12,") != std::string::npos);
+    CHECK(lowered.text.find("builtin.tensor<8x8xf32>") != std::string::npos);  // parameter_1 16x8, rows split
+    testing::Parsed again = testing::parse(lowered.text);
+    REQUIRE(again.program);
+    CHECK(printProgramToString(*again.program) == lowered.text);
+  }
+}
+
+TEST_CASE("lower: Paddle's op lists for p_to_r across meshes (reshard_p_to_r_cross_mesh.py)") {
+  Lowered sender = lower("tests/golden/lower/p_to_r_cross_mesh.ir", 0, LowerStage::Reshard);
+  CHECK(tail(sender.ops, 5) == std::vector<std::string>{"pd_op.send_v2", "dist_op.reshard", "pd_op.all_reduce",
+                                                        "pd_op.relu", "builtin.shadow_output"});
+  Lowered receiver = lower("tests/golden/lower/p_to_r_cross_mesh.ir", 1, LowerStage::Reshard);
+  CHECK(tail(receiver.ops, 4) ==
+        std::vector<std::string>{"pd_op.recv_v2", "pd_op.all_reduce", "pd_op.relu", "builtin.shadow_output"});
+}
+
+TEST_CASE("lower: s_to_r on axis 1 gathers, splits and concatenates (pir_reshard_s_to_r.py)") {
+  Lowered lowered = lower("tests/golden/lower/s_to_r_axis1.ir", 1, LowerStage::Dense);
+  CHECK(lowered.ops == std::vector<std::string>{"pd_op.data", "pd_op.all_gather", "pd_op.full", "pd_op.split_with_num",
+                                                "pd_op.full", "pd_op.concat", "pd_op.relu", "builtin.shadow_output"});
+  CHECK(lowered.text.find("-> builtin.tensor<16x3xf32>") != std::string::npos);
+}
+
+TEST_CASE("lower: r_to_s slices per rank, the last rank to the end") {
+  Lowered first = lower("tests/golden/lower/r_to_s_uneven.ir", 0, LowerStage::Dense);
+  Lowered last = lower("tests/golden/lower/r_to_s_uneven.ir", 1, LowerStage::Dense);
+  CHECK(first.text.find("value:[(Int64)4]") != std::string::npos);
+  CHECK(last.text.find("value:[(Int64)7]") != std::string::npos);
+  CHECK(last.text.find("-> builtin.tensor<3x5xf32>") != std::string::npos);
+}
+
+TEST_CASE("lower: N-D meshes run on the 1-D group holding the rank, rings agreed by every rank") {
+  Lowered rank1 = lower("tests/golden/lower/nd_mesh_s_p_to_r.ir", 1, LowerStage::Dense);
+  Lowered rank2 = lower("tests/golden/lower/nd_mesh_s_p_to_r.ir", 2, LowerStage::Dense);
+  CHECK(rank1.text.find("\"pd_op.all_gather\" (%0) {nranks:(Int32)2,ring_id:(Int32)13") != std::string::npos);
+  CHECK(rank2.text.find("\"pd_op.all_gather\" (%0) {nranks:(Int32)2,ring_id:(Int32)12") != std::string::npos);
+  CHECK(rank1.text.find("\"pd_op.all_reduce\" (%1) {reduce_type:(Int32)0,ring_id:(Int32)14") != std::string::npos);
+  CHECK(rank2.text.find("\"pd_op.all_reduce\" (%1) {reduce_type:(Int32)0,ring_id:(Int32)15") != std::string::npos);
+}
+
+TEST_CASE("lower: what Paddle refuses is an error at the reshard's line") {
+  Lowered avg = lower("tests/golden/lower/bad-p_to_s_avg.ir", 0, LowerStage::Dense);
+  CHECK_FALSE(avg.summary.ok);
+  CHECK(avg.parsed.errors().find("only support sum op, but received AVG") != std::string::npos);
+  Lowered used = lower("tests/golden/lower/p_to_r_cross_mesh.ir", 0, LowerStage::Dense);
+  CHECK_FALSE(used.summary.ok);
+  CHECK(used.parsed.errors().find("There should not have useful dist.reshard op") != std::string::npos);
+}
+
+TEST_CASE("lower: a dense program is already lowered") {
+  testing::Parsed dense = testing::parse(
+      "{\n    (%0) = \"pd_op.data\" () {dtype:(pd_op.DataType)float32,name:\"x\",place:(pd_op.Place)Place(undefined:0),"
+      "shape:(pd_op.IntArray)[4],stop_gradient:[true]} : () -> builtin.tensor<4xf32>\n}\n");
+  REQUIRE(dense.program);
+  CHECK_FALSE(checkLowerable(*dense.program, *dense.diagnostics));
+  CHECK(dense.errors().find("already lowered") != std::string::npos);
+  CHECK(programRanks(*dense.program).empty());
+}
+
+}  // namespace reshardctl

@@ -1,0 +1,86 @@
+// Building the ops a reshard function emits, as Paddle's builders make them:
+// the op's own attributes, plus `op_dist_attr` (create_op_dist_attribute, with
+// the reshard's gen-D chunk_id), the reshard's `op_role` (pir_op_role_guard in
+// reshard_op_pass copies it) and `stop_gradient` (PassStopGradientsDefaultly),
+// written sorted as IrPrinter::PrintAttributeMap prints them.
+#pragma once
+
+#include <cstdint>
+#include <optional>
+#include <string>
+#include <string_view>
+#include <utility>
+#include <vector>
+
+#include "ir/ir.h"
+#include "ir/rewriter.h"
+
+namespace reshardctl {
+
+using AttributeList = std::vector<std::pair<std::string_view, std::string>>;
+
+// What a function's result value is: its type and its distribution (for an
+// N-D reshard, the N-D layout reached so far; the op's entries are 1-D).
+struct Target {
+  const Type* type = nullptr;
+  TensorDistAttr dist;
+};
+
+struct NewOp {
+  std::string_view name;
+  AttributeList attributes;  // the op's own, values as printed
+  std::vector<Value*> operands;
+  std::vector<const Type*> resultTypes;
+  // The results' distributions (dist types only), one per result.
+  std::vector<TensorDistAttr> resultDists;
+  std::optional<OpDistAttr> dist;  // op_dist_attr; nullopt: none (the constant ops)
+  bool stopGradient = true;
+};
+
+class LoweredOps {
+ public:
+  // Ops go before `reshard`, whose op_role and chunk_id they copy.
+  LoweredOps(Rewriter& rewriter, const Operation& reshard);
+
+  Operation* create(NewOp op);
+  Value* createOne(NewOp op) { return create(std::move(op))->result(0); }
+
+  // `builtin.tensor<DIMSxDTYPE>`, the type of a constant op's result.
+  const Type* denseType(const std::vector<int64_t>& dims, std::string_view dtype);
+  // A pd_dist type of `dims` and `dtype` laid out as `dist`.
+  const Type* distType(const std::vector<int64_t>& dims, std::string_view dtype, const TensorDistAttr& dist);
+  // op_dist_attr of mesh `mesh`, one operand entry per `operands`, one result entry per `results`.
+  OpDistAttr opDist(const ProcessMesh& mesh, std::vector<TensorDistAttr> operands,
+                    std::vector<TensorDistAttr> results);
+
+  // The constants Paddle's Python APIs make for their int and int-array
+  // arguments: pd_op.full (split_with_num's and concat's axis) and
+  // pd_op.full_int_array (slice's starts and ends).
+  Value* fullInt32(int64_t value);
+  Value* fullIntArray(const std::vector<int64_t>& values);
+
+  // global_to_sub_mesh's relabel: `value` (its defining op's result) takes
+  // `out`, and that op's result entry says so. False when the value has no
+  // defining op with op_dist_attr.
+  bool relabel(Value* value, const Target& out);
+
+  Program& program() { return rewriter_.program(); }
+  bool stopGradient(const Value* value) const;  // pir::Value's stop_gradient
+
+ private:
+  Rewriter& rewriter_;
+  std::string_view opRole_;
+  std::optional<int64_t> chunkId_;
+};
+
+// Where to report an op: its line, or for one a pass made (which has none)
+// the first line reached through its uses (the op it was made for).
+size_t sourceLocation(const Operation& op);
+
+// `(Int32)N`, `[(Int64)a,(Int64)b]`: Paddle's printer's attribute values.
+std::string int32Text(int64_t value);
+std::string int64ArrayText(const std::vector<int64_t>& values);
+std::string int32ArrayText(const std::vector<int64_t>& values);
+std::string boolArrayText(bool value);
+
+}  // namespace reshardctl

@@ -1,0 +1,70 @@
+// Paddle's reshard functions (python/paddle/distributed/auto_parallel/static/
+// reshard_funcs/*.py), op for op, for one rank: reshard_op_pass calls
+// choose_reshard_func(src, dst).reshard(...) at each dist_op.reshard, and the
+// functions read paddle.distributed.get_rank(). Registration order
+// (reshard_func_register.py, register_reshard_funcs) decides which fits first.
+#pragma once
+
+#include <cstdint>
+#include <stdexcept>
+#include <string>
+
+#include "ir/diagnostics.h"
+#include "ir/ir.h"
+#include "lower/lowered_ops.h"
+#include "lower/process_groups.h"
+
+namespace reshardctl {
+
+// Paddle refuses the reshard (it raises or asserts): the message says how.
+struct PaddleRefusal : std::runtime_error {
+  using std::runtime_error::runtime_error;
+};
+
+// Where Paddle emits a program that cannot run as meant, without failing.
+struct LoweringWarning {
+  std::string message;
+};
+
+class ReshardFunctions {
+ public:
+  ReshardFunctions(LoweredOps& ops, ProcessGroups& groups, int64_t rank, std::vector<LoweringWarning>& warnings)
+      : ops_(ops), groups_(groups), rank_(rank), warnings_(warnings) {}
+
+  // The value that replaces the reshard's result on this rank. Throws
+  // PaddleRefusal where Paddle has no function or its function raises.
+  Value* reshard(const TensorDistAttr& src, const TensorDistAttr& dst, Value* value, const Target& out);
+
+ private:
+  Value* pToR(const TensorDistAttr& src, const TensorDistAttr& dst, Value* value, const Target& out);
+  Value* pToS(const TensorDistAttr& src, const TensorDistAttr& dst, Value* value, const Target& out);
+  Value* rToS(const TensorDistAttr& src, const TensorDistAttr& dst, Value* value, const Target& out);
+  Value* rToP(const TensorDistAttr& src, const TensorDistAttr& dst, Value* value, const Target& out);
+  Value* sToR(const TensorDistAttr& src, const TensorDistAttr& dst, Value* value, const Target& out);
+  Value* sToS(const TensorDistAttr& src, const TensorDistAttr& dst, Value* value, const Target& out);
+  Value* reshape(Value* value, const std::vector<int64_t>& shape, const TensorDistAttr& dist);
+  Value* reshape(Value* value, const std::vector<int64_t>& shape, const Target& out);
+  Value* transpose(Value* value, const std::vector<int64_t>& perm, const TensorDistAttr& dist);
+  Value* sameStatus(const TensorDistAttr& src, const TensorDistAttr& dst, Value* value, const Target& out);
+  Value* crossMesh(const TensorDistAttr& src, const TensorDistAttr& dst, Value* value, const Target& out,
+                   bool onlyOnDestination);
+  Value* ndMesh(TensorDistAttr src, const TensorDistAttr& dst, Value* value, const Target& out);
+  Value* globalToSub(TensorDistAttr src, const TensorDistAttr& dst, Value* value, const Target& out);
+  Value* subToGlobal(const TensorDistAttr& src, const TensorDistAttr& dst, Value* value, const Target& out);
+  Value* fakeReshard(const TensorDistAttr& src, const TensorDistAttr& dst, Value* value, const Target& out);
+  Value* shareData(const TensorDistAttr& src, const TensorDistAttr& dst, Value* value, const Target& out);
+
+  // get_1D_sub_process_mesh: the 1-D group along `meshDim` holding this rank
+  // (or the mesh's first process, as Paddle's pipeline hack does).
+  ProcessMesh subMesh(const ProcessMesh& mesh, int64_t meshDim) const;
+  // split_mesh + new_process_group: every group along `meshDim`, made in order.
+  void makeGroupsAlong(const ProcessMesh& mesh, int64_t meshDim);
+  bool holdsRank(const ProcessMesh& mesh) const;
+
+  LoweredOps& ops_;
+  ProcessGroups& groups_;
+  int64_t rank_;
+  std::vector<LoweringWarning>& warnings_;
+};
+
+}  // namespace reshardctl

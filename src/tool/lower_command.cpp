@@ -1,0 +1,159 @@
+// `reshardctl lower`: read (→ partition pass with --apply) → for each rank
+// asked, lower the program as Paddle does for that rank (lower/lower_program.h)
+// → one program, one file per rank in a directory, or a log of all ranks.
+#include <algorithm>
+#include <filesystem>
+#include <memory>
+#include <optional>
+
+#include <fmt/format.h>
+
+#include "lower/lower_program.h"
+#include "passes/partition_pass.h"
+#include "passes/pass_runner.h"
+#include "support/failure.h"
+#include "syntax/printer.h"
+#include "tool/cli.h"
+#include "tool/cli_support.h"
+#include "tool/input_files.h"
+#include "tool/program_output.h"
+#include "tool/reporting.h"
+
+namespace reshardctl {
+
+namespace {
+
+enum class Lowering { Paddle };
+
+struct LowerCommandOptions {
+  std::string input = "-";
+  std::string output = "-";
+  std::string program;
+  bool apply = false;
+  PartitionOptions pass;
+  std::optional<int64_t> rank;
+  bool allRanks = false;
+  LowerStage stage = LowerStage::Dense;
+  Lowering lowering = Lowering::Paddle;
+};
+
+const Choices<LowerStage>& stageChoices() {
+  static const Choices<LowerStage> choices = {
+      {"reshard", LowerStage::Reshard}, {"pruned", LowerStage::Pruned}, {"dense", LowerStage::Dense}};
+  return choices;
+}
+
+// The label of a rank's program in a log: the banner Paddle prints after the
+// pass (dist_to_dense_pass.cc with FLAGS_print_ir), naming the rank.
+std::string logLabel(int64_t rank, LowerStage stage) {
+  const char* pass = stage == LowerStage::Dense    ? "DistToDense Pass"
+                     : stage == LowerStage::Pruned ? "remove_other_rank_op_pass"
+                                                   : "reshard_op_pass";
+  return fmt::format("rank {}: IR after {} = ", rank, pass);
+}
+
+struct RankProgram {
+  std::unique_ptr<Program> program;
+  int status = kExitOk;
+};
+
+// Lowers `loaded` (parsed already, and checked) for `rank`.
+RankProgram lowerLoaded(LoadedProgram loaded, int64_t rank, const LowerCommandOptions& options,
+                        DiagnosticEngine& diagnostics) {
+  if (!loaded.program) return {nullptr, loaded.failure};
+  Program& program = *loaded.program;
+  if (options.apply && !runPass("partition", program, [&](Program& p) {
+        return applyPartitionPass(p, diagnostics, options.pass);
+      }).ok)
+    return {nullptr, kExitBadInput};
+  if (!checkLowerable(program, diagnostics)) return {nullptr, kExitBadInput};
+  const std::vector<int64_t> ranks = programRanks(program);
+  if (std::find(ranks.begin(), ranks.end(), rank) == ranks.end())
+    throw Failure(FailureKind::Usage, fmt::format("--rank {}: the rank is in no mesh of the program (its ranks: {})",
+                                                  rank, fmt::join(ranks, ", ")));
+  const LowerSummary summary = lowerProgram(program, LowerOptions{rank, options.stage}, diagnostics);
+  if (!summary.ok) return {nullptr, kExitBadInput};
+  return {std::move(loaded.program), kExitOk};
+}
+
+// Each rank lowers a program of its own: the first the one already parsed
+// (to learn the ranks), the others parsed again from the file read once. A
+// log holds every rank's program until all are lowered, then streams them.
+int writeRanks(const InputProgram& input, LoadedProgram first, const std::vector<int64_t>& ranks,
+               const LowerCommandOptions& options, DiagnosticEngine& diagnostics) {
+  const bool toDirectory = options.allRanks && std::filesystem::is_directory(options.output);
+  std::vector<std::unique_ptr<Program>> programs;
+  for (size_t i = 0; i < ranks.size(); ++i) {
+    const int64_t rank = ranks[i];
+    RankProgram lowered = lowerLoaded(i == 0 ? std::move(first) : loadProgram(input, diagnostics), rank, options,
+                                      diagnostics);
+    if (!lowered.program) return lowered.status;
+    if (!options.allRanks) return writeProgram(*lowered.program, options.output, diagnostics);
+    if (!toDirectory) {
+      programs.push_back(std::move(lowered.program));
+      continue;
+    }
+    const std::string path = (std::filesystem::path(options.output) / fmt::format("rank{}.ir", rank)).string();
+    if (int status = writeProgram(*lowered.program, path, diagnostics); status != kExitOk) return status;
+  }
+  if (toDirectory) return kExitOk;
+  return writeOutput(options.output, diagnostics, [&](OutputSink& out) {
+    for (size_t i = 0; i < programs.size(); ++i) {
+      out.write(logLabel(ranks[i], options.stage));
+      if (!printProgram(*programs[i], out)) return false;
+    }
+    return !out.failed();
+  });
+}
+
+// --rank's rank, or every rank of the program (its op meshes' ids, which the
+// partition pass does not change).
+int lowerInput(const InputProgram& input, const LowerCommandOptions& options, DiagnosticEngine& diagnostics) {
+  LoadedProgram first = loadProgram(input, diagnostics);
+  if (!first.program) return first.failure;
+  const std::vector<int64_t> ranks = options.rank ? std::vector<int64_t>{*options.rank} : programRanks(*first.program);
+  if (ranks.empty()) {
+    checkLowerable(*first.program, diagnostics);
+    return kExitBadInput;
+  }
+  return writeRanks(input, std::move(first), ranks, options, diagnostics);
+}
+
+int runLower(const LowerCommandOptions& options, Reporter& reporter) {
+  if (options.rank.has_value() == options.allRanks)
+    throw Failure(FailureKind::Usage, "lower: give exactly one of --rank R and --all-ranks");
+  DiagnosticEngine diagnostics = reporter.engine();
+  const InputProgram input = InputProgram::chosen(readInput(options.input), options.program);  // keeps the source
+  const int status = lowerInput(input, options, diagnostics);
+  reporter.report(diagnostics);
+  return status;
+}
+
+SubcommandRunner defineLower(CLI::App& command, ReportingOptions& reporting) {
+  auto options = std::make_shared<LowerCommandOptions>();
+  addInputOutput(command, options->input, options->output);
+  addProgramOption(command, options->program);
+  command.add_option("--rank", options->rank, "Lower the program rank R runs")->check(integerIn(0, INT32_MAX));
+  command.add_flag("--all-ranks", options->allRanks,
+                   "Lower every rank's program: with -o DIR (an existing directory) to DIR/rank<R>.ir, else to one "
+                   "log whose labels name the ranks");
+  addChoiceOption(command, "--stage", options->stage, stageChoices(),
+                  "Where to stop: after reshard_op_pass (dist types), after remove_other_rank_op_pass, or the "
+                  "dense program (local builtin.tensor types, no op_dist_attr)");
+  addChoiceOption(command, "--lowering", options->lowering, Choices<Lowering>{{"paddle", Lowering::Paddle}},
+                  "Which ops a reshard becomes: Paddle's own reshard functions");
+  command.add_flag("--apply", options->apply, "Run the partition pass first and lower the reshards it inserts");
+  addPartitionFlags(command, options->pass);
+  addReportingFlags(command, reporting);
+  command.footer(fmt::format("Exit status: 0 lowered, 1 bad input or a reshard Paddle refuses, {}.", kUsageExit));
+  return [options](Reporter& reporter) { return runLower(*options, reporter); };
+}
+
+}  // namespace
+
+const SubcommandSpec kLowerSubcommand{"lower",
+                                      "The program each rank really runs: reshards lowered into Paddle's "
+                                      "communication ops, other ranks' ops pruned, local dense types",
+                                      defineLower};
+
+}  // namespace reshardctl
