@@ -66,8 +66,9 @@ std::string reportText(const ReshardReport& report) {
   text += fmt::format("  src  {}\n  dst  {}\n", layoutText(plan.src), layoutText(plan.dst));
   if (plan.steps.empty()) return text + "  no steps: every rank already holds its piece\n";
   text += stepTable(plan);
-  text += fmt::format("  estimated {:.2f} us{}\n", plan.estUs,
-                      plan.shapeKnown ? "" : " (unknown dims counted as 1)");
+  text += fmt::format("  estimated {:.2f} us{}{}\n", plan.estUs,
+                      plan.shapeKnown ? "" : " (unknown dims counted as 1)",
+                      plan.search == SearchKind::Exact ? "" : " (dim-by-dim search: too many layouts to search them all)");
   return text;
 }
 
@@ -112,6 +113,7 @@ Json reportJson(const ReshardReport& report) {
   for (const Step& step : plan.steps) json["steps"].push_back(stepJson(step));
   json["est_us"] = roundedUs(plan.estUs);
   json["shape_known"] = plan.shapeKnown;
+  json["search"] = searchKindName(plan.search);
   return json;
 }
 

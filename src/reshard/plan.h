@@ -25,6 +25,15 @@ enum class StepKind : uint8_t {
 
 std::string_view stepKindName(StepKind kind);  // "all_reduce", ..., "send_recv"
 
+// How the planner found a plan (planner.h): the exact min-cost search where its
+// state space is small, else the bounded fallback.
+enum class SearchKind : uint8_t {
+  Exact,     // Dijkstra over every layout: the cheapest plan under the model
+  DimByDim,  // the cheaper of two dim-by-dim plans, then local improvements
+};
+
+std::string_view searchKindName(SearchKind kind);  // "exact", "dim_by_dim"
+
 struct Step {
   StepKind kind = StepKind::AllReduce;
   int64_t meshDim = -1;  // -1 for send_recv
@@ -58,6 +67,7 @@ struct Plan {
   bool shapeKnown = true;
   std::vector<Step> steps;
   double estUs = 0;
+  SearchKind search = SearchKind::Exact;
 
   bool crossMesh() const { return !(src.mesh == dst.mesh); }
 };

@@ -100,7 +100,7 @@ int64_t stepBytes(const Step& step, const Layout& from, const Layout& to, int64_
 }  // namespace
 
 std::optional<Edge> meshDimTransition(const Layout& from, int64_t meshDim, const Placement& to,
-                                      const TensorSpec& tensor, const CostModel& costs) {
+                                      const TensorSpec& tensor, const CostModel& costs, StepDetail detail) {
   const Placement& current = from.placements[static_cast<size_t>(meshDim)];
   if (current == to) return std::nullopt;
   Edge edge{from, std::nullopt, 0.0};
@@ -116,7 +116,7 @@ std::optional<Edge> meshDimTransition(const Layout& from, int64_t meshDim, const
   std::optional<Step> step = primitiveFor(current, to);
   if (!step) return std::nullopt;
   step->meshDim = meshDim;
-  step->groups = groupsAlong(from.mesh, meshDim);
+  if (detail == StepDetail::Full) step->groups = groupsAlong(from.mesh, meshDim);
   step->bytesPerRank = stepBytes(*step, from, edge.to, groupSize, tensor);
   step->estUs = costs.collectiveUs(step->kind, groupSize, step->bytesPerRank, meshDim);
   step->from = from;

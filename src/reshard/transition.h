@@ -28,6 +28,10 @@ struct Edge {
   double cost = 0;
 };
 
+// How much of a step to build: everything, or its kind, bytes and cost without
+// its groups (O(ranks) to list), for searches that only compare costs.
+enum class StepDetail : uint8_t { Full, CostOnly };
+
 // Changes the placement of one mesh dim. nullopt when no single primitive does
 // it, when the result is not representable in Paddle's model, or when it would
 // reorder reductions that do not commute (see reduce_op.h):
@@ -39,7 +43,8 @@ struct Edge {
 // dim commutes with it; ANY/ALL partials are only made next to no other type,
 // since they need 0/1 pieces (bool tensors excepted: all their pieces are 0/1).
 std::optional<Edge> meshDimTransition(const Layout& from, int64_t meshDim, const Placement& to,
-                                      const TensorSpec& tensor, const CostModel& costs);
+                                      const TensorSpec& tensor, const CostModel& costs,
+                                      StepDetail detail = StepDetail::Full);
 
 // Moves the tensor from one mesh to another (send_recv). With equal mesh shapes
 // and equal placements, rank i sends its piece to rank i (partial pieces too).
