@@ -390,3 +390,38 @@ TEST_CASE("planner: a slow mesh dim carries less data") {
   CHECK(bytesOnDim1(slow) < bytesOnDim1(fast));
   checkExecutes(slow);
 }
+
+TEST_CASE("planner: the same ranks in another order move only what changes holder") {
+  const ProcessMesh reversed{{2}, {1, 0}, true};
+  const std::vector<PartialDim> sum{{0, ReduceType::Sum}};
+  SUBCASE("R on [0,1] -> R on [1,0]: every rank holds the tensor, no step") {
+    const Plan plan = planMinCost(request({4096, 4096}, attrOn(kMesh2, {-1, -1}), attrOn(reversed, {-1, -1})), kCosts);
+    CHECK(plan.steps.empty());
+    checkExecutes(plan);
+  }
+  SUBCASE("P(SUM) on [0,1] -> P(SUM) on [1,0]: the pieces of a sum are interchangeable, no step") {
+    const Plan plan =
+        planMinCost(request({64, 64}, attrOn(kMesh2, {-1, -1}, sum), attrOn(reversed, {-1, -1}, sum)), kCosts);
+    CHECK(plan.steps.empty());
+    checkExecutes(plan);
+  }
+  SUBCASE("P(SUM) on [0,1] -> R on [1,0]: one all_reduce") {
+    const Plan plan = planMinCost(request({64, 64}, attrOn(kMesh2, {-1, -1}, sum), attrOn(reversed, {-1, -1})), kCosts);
+    CHECK(kinds(plan) == std::vector<StepKind>{StepKind::AllReduce});
+    checkExecutes(plan);
+  }
+  SUBCASE("S(0) on [0,1] -> S(0) on [1,0]: the two halves swap") {
+    const Plan plan = planMinCost(request({64, 64}, attrOn(kMesh2, {0, -1}), attrOn(reversed, {0, -1})), kCosts);
+    CHECK(!plan.steps.empty());
+    checkExecutes(plan);
+  }
+  SUBCASE("[P(SUM),R] with rows swapped: a piece's place in its group matters, the data still arrives") {
+    const ProcessMesh swapped{{2, 2}, {2, 3, 0, 1}, true};
+    const Plan plan = planMinCost(
+        request({16, 16}, attrOn(kMesh2x2, {-1, -1}, sum), attrOn(swapped, {-1, -1}, sum)), kCosts);
+    checkExecutes(plan);
+    const ProcessMesh columnsSwapped{{2, 2}, {1, 0, 3, 2}, true};
+    checkExecutes(planMinCost(
+        request({16, 16}, attrOn(kMesh2x2, {-1, -1}, sum), attrOn(columnsSwapped, {-1, -1}, sum)), kCosts));
+  }
+}

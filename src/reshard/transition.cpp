@@ -2,6 +2,8 @@
 
 #include <algorithm>
 #include <map>
+#include <optional>
+#include <utility>
 
 #include "reshard/local_box.h"
 #include "reshard/mesh_coords.h"
@@ -153,13 +155,67 @@ Box boxAt(const TensorSpec& tensor, const Layout& layout, int64_t position) {
   return localBox(tensor.shape, layout, meshCoord(layout.mesh, position));
 }
 
+// Whether the pieces of one box may go to any destination process that wants
+// that box: true without partials (every piece is the data), and with partials of
+// one reduce type when no mesh dim of more than one rank replicates, so that the
+// ranks holding a box are exactly one partial group (the reduction does not care
+// which piece is where). With a replicated dim or several types a piece's place
+// in its group matters, and rank i sends to rank i.
+bool piecesInterchangeable(const Layout& layout) {
+  std::optional<ReduceType> type;
+  bool replicated = false;
+  for (size_t dim = 0; dim < layout.placements.size(); ++dim) {
+    const Placement& placement = layout.placements[dim];
+    replicated = replicated || (placement.isReplicate() && layout.mesh.shape[dim] > 1);
+    if (!placement.isPartial()) continue;
+    if (type && *type != placement.reduce) return false;
+    type = placement.reduce;
+  }
+  return !type || !replicated;
+}
+
+// Equal mesh shapes and placements: every destination position takes the piece
+// of a source position with the same box, one each. Where pieces are
+// interchangeable, a destination process that already holds one keeps it and
+// the others pair in mesh order, so a mesh whose process ids are permuted moves
+// only what changes holder (R on [0,1] -> R on [1,0]: nothing); otherwise, and
+// for the rest, position i sends to position i.
 Step rankToRank(const Layout& from, const Layout& to, const TensorSpec& tensor, Traffic& traffic) {
+  const int64_t size = from.mesh.size();
+  std::vector<int64_t> sourceOf(static_cast<size_t>(size), -1);
+  std::vector<bool> used(static_cast<size_t>(size), false);
+  if (piecesInterchangeable(from)) {
+    std::map<int64_t, int64_t> sourcePosition;
+    for (int64_t position = 0; position < size; ++position) sourcePosition[processIdAt(from.mesh, position)] = position;
+    for (int64_t position = 0; position < size; ++position) {
+      auto held = sourcePosition.find(processIdAt(to.mesh, position));
+      if (held == sourcePosition.end() || used[static_cast<size_t>(held->second)]) continue;
+      if (!(boxAt(tensor, from, held->second) == boxAt(tensor, to, position))) continue;
+      sourceOf[static_cast<size_t>(position)] = held->second;
+      used[static_cast<size_t>(held->second)] = true;
+    }
+  }
+  // The rest in mesh order: the k-th unserved destination of a box takes the
+  // k-th unused source of that box (position i from position i when none kept).
+  std::map<std::pair<std::vector<int64_t>, std::vector<int64_t>>, std::vector<int64_t>> unusedByBox;
+  auto boxKey = [&](const Layout& layout, int64_t position) {
+    Box box = boxAt(tensor, layout, position);
+    return std::make_pair(std::move(box.begin), std::move(box.end));
+  };
+  for (int64_t position = size; position-- > 0;)
+    if (!used[static_cast<size_t>(position)]) unusedByBox[boxKey(from, position)].push_back(position);
   Step step;
-  for (int64_t position = 0; position < from.mesh.size(); ++position) {
-    const int64_t source = processIdAt(from.mesh, position);
+  for (int64_t position = 0; position < size; ++position) {
+    int64_t& source = sourceOf[static_cast<size_t>(position)];
+    if (source < 0) {
+      std::vector<int64_t>& candidates = unusedByBox[boxKey(to, position)];
+      source = candidates.back();
+      candidates.pop_back();
+    }
+    const int64_t sender = processIdAt(from.mesh, source);
     const int64_t destination = processIdAt(to.mesh, position);
-    step.groups.push_back({source, destination});
-    traffic.add(source, destination, boxAt(tensor, from, position).volume() * dtypeSize(tensor.dtype));
+    step.groups.push_back({sender, destination});
+    traffic.add(sender, destination, boxAt(tensor, from, source).volume() * dtypeSize(tensor.dtype));
   }
   return step;
 }

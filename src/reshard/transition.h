@@ -47,7 +47,11 @@ std::optional<Edge> meshDimTransition(const Layout& from, int64_t meshDim, const
                                       StepDetail detail = StepDetail::Full);
 
 // Moves the tensor from one mesh to another (send_recv). With equal mesh shapes
-// and equal placements, rank i sends its piece to rank i (partial pieces too).
+// and equal placements, each destination takes the piece of a source position
+// with the same box: a process that already holds one keeps it when pieces are
+// interchangeable (no partials, or partials of one type and no replicated dim),
+// so permuted process ids move only what changes holder; else rank i sends to
+// rank i (partial pieces too).
 // Otherwise both layouts must be free of partials: every destination piece
 // receives the parts of the source pieces it intersects, each part from one
 // replica (the destination process itself when it holds one, else the least
