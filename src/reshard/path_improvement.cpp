@@ -85,11 +85,7 @@ int64_t changedMeshDim(const Placements& a, const Placements& b) {
 
 double hopCost(const ProcessMesh& mesh, const Placements& a, const Placements& b, const TensorSpec& tensor,
                const CostModel& costs) {
-  const int64_t dim = changedMeshDim(a, b);
-  if (dim == -1) return 0.0;
-  if (dim < 0) return -1.0;
-  const Layout from{mesh, a};
-  const auto edge = meshDimTransition(from, dim, b[static_cast<size_t>(dim)], tensor, costs, StepDetail::CostOnly);
+  const auto edge = placementChange({mesh, a}, b, tensor, costs, StepDetail::CostOnly);
   return edge ? edge->cost : -1.0;
 }
 

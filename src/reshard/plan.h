@@ -36,7 +36,10 @@ std::string_view searchKindName(SearchKind kind);  // "exact", "dim_by_dim"
 
 struct Step {
   StepKind kind = StepKind::AllReduce;
-  int64_t meshDim = -1;  // -1 for send_recv
+  int64_t meshDim = -1;  // -1 for send_recv; the lowest of meshDims
+  // A collective over the flattened group of several mesh dims (ascending; an
+  // all_reduce of partials of one type): all of them; else empty.
+  std::vector<int64_t> meshDims;
   std::optional<ReduceType> reduce;  // all_reduce, reduce_scatter, partial_init
   // The tensor dim the step splits or gathers: scattered by reduce_scatter,
   // gathered by all_gather, kept by slice, split by all_to_all.

@@ -201,6 +201,32 @@ struct Visit {
   bool settled = false;
 };
 
+// The sets of mesh dims one flattened all_reduce may reduce: every subset of two
+// or more of the partial dims of one type, or, beyond kFlattenedSubsetDims of
+// them, only all of them (at most 2^4 - 5 = 11 edges per type and state).
+constexpr size_t kFlattenedSubsetDims = 4;
+
+std::vector<std::vector<int64_t>> flattenedReductions(const Placements& placements) {
+  std::map<ReduceType, std::vector<int64_t>> byType;
+  for (size_t dim = 0; dim < placements.size(); ++dim)
+    if (placements[dim].isPartial()) byType[placements[dim].reduce].push_back(static_cast<int64_t>(dim));
+  std::vector<std::vector<int64_t>> sets;
+  for (const auto& [type, dims] : byType) {
+    if (dims.size() < 2) continue;
+    if (dims.size() > kFlattenedSubsetDims) {
+      sets.push_back(dims);
+      continue;
+    }
+    for (uint32_t mask = 1; mask < (1u << dims.size()); ++mask) {
+      std::vector<int64_t> subset;
+      for (size_t i = 0; i < dims.size(); ++i)
+        if (mask & (1u << i)) subset.push_back(dims[i]);
+      if (subset.size() >= 2) sets.push_back(std::move(subset));
+    }
+  }
+  return sets;
+}
+
 class MinCostSearch {
  public:
   MinCostSearch(const Problem& problem, const CostModel& costs)
@@ -237,6 +263,9 @@ class MinCostSearch {
       for (const Placement& option : options_)
         if (auto edge = meshDimTransition(layout, meshDim, option, problem_.tensor, costs_, StepDetail::CostOnly))
           relax(key, side, *edge, cost, steps);
+    for (const std::vector<int64_t>& dims : flattenedReductions(layout.placements))
+      if (auto edge = flattenedAllReduce(layout, dims, problem_.tensor, costs_, StepDetail::CostOnly))
+        relax(key, side, *edge, cost, steps);
     if (side == 0 && problem_.crossMesh()) expandAcrossMeshes(key, layout, cost, steps);
   }
 
@@ -476,10 +505,8 @@ std::vector<Edge> routeEdges(const Problem& problem, const Route& route, const C
   Layout current = problem.src;
   auto walk = [&](const std::vector<Placements>& waypoints) {
     for (size_t i = 1; i < waypoints.size(); ++i) {
-      const int64_t dim = changedMeshDim(current.placements, waypoints[i]);
-      if (dim < 0) continue;
-      auto edge = meshDimTransition(current, dim, waypoints[i][static_cast<size_t>(dim)], problem.tensor, costs);
-      if (!edge) throw PlanError("dim-by-dim plan: a step of the improved route has no primitive");
+      auto edge = placementChange(current, waypoints[i], problem.tensor, costs);
+      if (!edge) throw PlanError("a step of the planned route has no primitive");
       current = edge->to;
       edges.push_back(std::move(*edge));
     }

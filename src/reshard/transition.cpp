@@ -128,6 +128,48 @@ std::optional<Edge> meshDimTransition(const Layout& from, int64_t meshDim, const
   return edge;
 }
 
+std::optional<Edge> flattenedAllReduce(const Layout& from, const std::vector<int64_t>& meshDims,
+                                       const TensorSpec& tensor, const CostModel& costs, StepDetail detail) {
+  if (meshDims.size() < 2) return std::nullopt;
+  const Placement& first = from.placements[static_cast<size_t>(meshDims.front())];
+  if (!first.isPartial() || first.reduce == ReduceType::Avg) return std::nullopt;
+  Edge edge{from, std::nullopt, 0.0};
+  int64_t groupSize = 1;
+  for (int64_t meshDim : meshDims) {
+    if (from.placements[static_cast<size_t>(meshDim)] != first) return std::nullopt;
+    if (!reductionOrderAllows(edge.to.placements, meshDim, first.reduce, false, tensor.dtype)) return std::nullopt;
+    edge.to.placements[static_cast<size_t>(meshDim)] = Placement::replicate();
+    groupSize *= from.mesh.shape[static_cast<size_t>(meshDim)];
+  }
+  if (groupSize == 1) return edge;
+  Step step;
+  step.kind = StepKind::AllReduce;
+  step.reduce = first.reduce;
+  step.meshDim = meshDims.front();
+  step.meshDims = meshDims;
+  if (detail == StepDetail::Full) step.groups = groupsAlong(from.mesh, meshDims);
+  step.bytesPerRank = stepBytes(step, from, edge.to, groupSize, tensor);
+  step.estUs = costs.collectiveUs(StepKind::AllReduce, groupSize, step.bytesPerRank, meshDims);
+  step.from = from;
+  step.to = edge.to;
+  edge.cost = step.estUs;
+  edge.step = std::move(step);
+  return edge;
+}
+
+std::optional<Edge> placementChange(const Layout& from, const Placements& to, const TensorSpec& tensor,
+                                    const CostModel& costs, StepDetail detail) {
+  std::vector<int64_t> changed;
+  for (size_t dim = 0; dim < to.size(); ++dim)
+    if (from.placements[dim] != to[dim]) changed.push_back(static_cast<int64_t>(dim));
+  if (changed.empty()) return Edge{from, std::nullopt, 0.0};
+  if (changed.size() == 1)
+    return meshDimTransition(from, changed.front(), to[static_cast<size_t>(changed.front())], tensor, costs, detail);
+  for (int64_t dim : changed)
+    if (!to[static_cast<size_t>(dim)].isReplicate()) return std::nullopt;
+  return flattenedAllReduce(from, changed, tensor, costs, detail);
+}
+
 namespace {
 
 bool hasPartial(const Layout& layout) {

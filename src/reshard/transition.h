@@ -46,6 +46,21 @@ std::optional<Edge> meshDimTransition(const Layout& from, int64_t meshDim, const
                                       const TensorSpec& tensor, const CostModel& costs,
                                       StepDetail detail = StepDetail::Full);
 
+// Reduces the partial mesh dims `meshDims` (two or more, ascending, of one
+// reduce type other than AVG, whose integer division would round twice) at once:
+// one all_reduce over the flattened group of their ranks, as DTensor does on a
+// flattened mesh, priced on the slowest of their links. nullopt when a dim is
+// not such a partial, or a lower partial dim outside them does not commute.
+std::optional<Edge> flattenedAllReduce(const Layout& from, const std::vector<int64_t>& meshDims,
+                                       const TensorSpec& tensor, const CostModel& costs,
+                                       StepDetail detail = StepDetail::Full);
+
+// One step from `from` to the placements `to`: meshDimTransition where they
+// differ on one mesh dim, flattenedAllReduce where several partials become R.
+// An edge without a step when they are equal; nullopt when no one step does it.
+std::optional<Edge> placementChange(const Layout& from, const Placements& to, const TensorSpec& tensor,
+                                    const CostModel& costs, StepDetail detail = StepDetail::Full);
+
 // Moves the tensor from one mesh to another (send_recv). With equal mesh shapes
 // and equal placements, each destination takes the piece of a source position
 // with the same box: a process that already holds one keeps it when pieces are
