@@ -395,3 +395,19 @@ TEST_CASE("step programs: gpu_selftest's plans (hand-built 1-rank steps, 2-rank 
       checkPlan(plan, logicalSource(plan), rng);
     }
 }
+
+TEST_CASE("step programs: an all_reduce over the flattened group of several mesh dims runs as the reference does") {
+  std::mt19937_64 rng(7003);
+  const ProcessMesh mesh{{2, 2, 2}, {0, 1, 2, 3, 4, 5, 6, 7}, true};
+  TensorDistAttr partial;
+  partial.mesh = mesh;
+  partial.dimsMapping = {-1, 1};
+  partial.partials = {{0, ReduceType::Sum}, {2, ReduceType::Sum}};
+  TensorDistAttr replicated = partial;
+  replicated.partials.clear();
+  const Plan plan = planMinCost({{6, 5}, DType::F32, partial, replicated}, CostModel{});
+  REQUIRE(plan.steps.size() == 1);
+  REQUIRE(plan.steps[0].meshDims == std::vector<int64_t>{0, 2});
+  CHECK(plan.steps[0].groups == std::vector<std::vector<int64_t>>{{0, 1, 4, 5}, {2, 3, 6, 7}});
+  checkPlan(plan, false, rng);
+}

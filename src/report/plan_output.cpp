@@ -44,13 +44,19 @@ std::string columns(const std::vector<std::vector<std::string>>& rows, const std
   return text;
 }
 
+// "1", "0+1" for a collective over the flattened group of mesh dims 0 and 1, "-".
+std::string stepMeshDimText(const Step& step) {
+  if (!step.meshDims.empty()) return fmt::format("{}", fmt::join(step.meshDims, "+"));
+  return step.meshDim < 0 ? "-" : std::to_string(step.meshDim);
+}
+
 std::string stepTable(const Plan& plan) {
   std::vector<std::vector<std::string>> rows = {
       {"#", "step", "mesh dim", "tensor dim", "reduce", "groups", "bytes/rank", "after", "est us"}};
   for (size_t i = 0; i < plan.steps.size(); ++i) {
     const Step& step = plan.steps[i];
     rows.push_back({std::to_string(i + 1), std::string(stepKindName(step.kind)),
-                    step.meshDim < 0 ? "-" : std::to_string(step.meshDim), stepTensorDimText(step),
+                    stepMeshDimText(step), stepTensorDimText(step),
                     step.reduce ? std::string(reduceTypeName(*step.reduce)) : "-", stepGroupsText(step),
                     std::to_string(step.bytesPerRank), placementsText(step.to.placements),
                     fmt::format("{:.2f}", step.estUs)});
@@ -66,8 +72,9 @@ std::string reportText(const ReshardReport& report) {
   text += fmt::format("  src  {}\n  dst  {}\n", layoutText(plan.src), layoutText(plan.dst));
   if (plan.steps.empty()) return text + "  no steps: every rank already holds its piece\n";
   text += stepTable(plan);
-  text += fmt::format("  estimated {:.2f} us{}\n", plan.estUs,
-                      plan.shapeKnown ? "" : " (unknown dims counted as 1)");
+  text += fmt::format("  estimated {:.2f} us{}{}\n", plan.estUs,
+                      plan.shapeKnown ? "" : " (unknown dims counted as 1)",
+                      plan.search == SearchKind::Exact ? "" : " (dim-by-dim search: too many layouts to search them all)");
   return text;
 }
 
@@ -87,7 +94,7 @@ Json optionalDim(int64_t dim) { return dim < 0 ? Json(nullptr) : Json(dim); }
 Json stepJson(const Step& step) {
   Json placements = Json::array();
   for (const Placement& placement : step.to.placements) placements.push_back(placementText(placement));
-  return {{"kind", stepKindName(step.kind)},
+  Json json = {{"kind", stepKindName(step.kind)},
           {"mesh_dim", optionalDim(step.meshDim)},
           {"reduce", step.reduce ? Json(reduceTypeName(*step.reduce)) : Json(nullptr)},
           {"tensor_dim", optionalDim(step.tensorDim)},
@@ -96,6 +103,8 @@ Json stepJson(const Step& step) {
           {"bytes_per_rank", step.bytesPerRank},
           {"est_us", roundedUs(step.estUs)},
           {"placements", placements}};
+  if (!step.meshDims.empty()) json["mesh_dims"] = step.meshDims;
+  return json;
 }
 
 Json reportJson(const ReshardReport& report) {
@@ -112,6 +121,7 @@ Json reportJson(const ReshardReport& report) {
   for (const Step& step : plan.steps) json["steps"].push_back(stepJson(step));
   json["est_us"] = roundedUs(plan.estUs);
   json["shape_known"] = plan.shapeKnown;
+  json["search"] = searchKindName(plan.search);
   return json;
 }
 

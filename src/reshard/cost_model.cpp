@@ -47,10 +47,19 @@ void CostModel::setMeshDimLinks(const std::vector<double>& bandwidthsGBs,
 
 double CostModel::collectiveUs(StepKind kind, int64_t groupSize, int64_t bytesPerRank,
                                int64_t meshDim) const {
+  return collectiveUs(kind, groupSize, bytesPerRank, std::vector<int64_t>{meshDim});
+}
+
+double CostModel::collectiveUs(StepKind kind, int64_t groupSize, int64_t bytesPerRank,
+                               const std::vector<int64_t>& flattenedDims) const {
   if (groupSize <= 1) return 0.0;
   if (kind == StepKind::Slice || kind == StepKind::PartialInit) return localUs(bytesPerRank);
   if (kind == StepKind::SendRecv) return sendRecvUs(bytesPerRank);
-  const LinkSpec& spec = linkFor(meshDim);
+  LinkSpec spec = linkFor(flattenedDims.front());
+  for (int64_t meshDim : flattenedDims) {
+    spec.bandwidthGBs = std::min(spec.bandwidthGBs, linkFor(meshDim).bandwidthGBs);
+    spec.latencyUs = std::max(spec.latencyUs, linkFor(meshDim).latencyUs);
+  }
   const double k = static_cast<double>(groupSize);
   const double hops = kind == StepKind::AllReduce ? 2 * (k - 1) : k - 1;
   return launchUs + hops * spec.latencyUs + transferUs(busBytes(kind, groupSize, bytesPerRank), spec.bandwidthGBs);

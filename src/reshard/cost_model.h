@@ -50,6 +50,11 @@ struct CostModel {
   // A collective on groups of `groupSize` ranks along `meshDim`, whose per-rank
   // buffer is `bytesPerRank` (see Step::bytesPerRank). Groups of one cost nothing.
   double collectiveUs(StepKind kind, int64_t groupSize, int64_t bytesPerRank, int64_t meshDim) const;
+  // The same over the flattened group of several mesh dims, on the slowest of
+  // their links (the least bandwidth, the most latency): a ring over them
+  // crosses every one.
+  double collectiveUs(StepKind kind, int64_t groupSize, int64_t bytesPerRank,
+                      const std::vector<int64_t>& flattenedDims) const;
   // A send_recv in which no process sends or receives more than `maxBytes`
   // across the link; moves that stay on one process are free.
   double sendRecvUs(int64_t maxBytes) const;

@@ -1,5 +1,7 @@
 #include "reshard/mesh_coords.h"
 
+#include <algorithm>
+
 namespace reshardctl {
 
 MeshCoord meshCoord(const ProcessMesh& mesh, int64_t position) {
@@ -29,14 +31,26 @@ std::vector<int64_t> processIds(const ProcessMesh& mesh) {
 }
 
 std::vector<std::vector<int64_t>> groupsAlong(const ProcessMesh& mesh, int64_t meshDim) {
+  return groupsAlong(mesh, std::vector<int64_t>{meshDim});
+}
+
+std::vector<std::vector<int64_t>> groupsAlong(const ProcessMesh& mesh, const std::vector<int64_t>& meshDims) {
   std::vector<std::vector<int64_t>> groups;
-  const size_t dim = static_cast<size_t>(meshDim);
+  int64_t groupSize = 1;
+  for (int64_t dim : meshDims) groupSize *= mesh.shape[static_cast<size_t>(dim)];
   for (int64_t position = 0; position < mesh.size(); ++position) {
     MeshCoord coord = meshCoord(mesh, position);
-    if (coord[dim] != 0) continue;  // each group is listed once, from its first member
+    // Each group is listed once, from its first member.
+    if (std::any_of(meshDims.begin(), meshDims.end(), [&](int64_t dim) { return coord[static_cast<size_t>(dim)] != 0; }))
+      continue;
     std::vector<int64_t> group;
-    for (int64_t along = 0; along < mesh.shape[dim]; ++along) {
-      coord[dim] = along;
+    for (int64_t member = 0; member < groupSize; ++member) {
+      int64_t rest = member;  // row-major over meshDims: the last dim varies fastest
+      for (size_t i = meshDims.size(); i-- > 0;) {
+        const size_t dim = static_cast<size_t>(meshDims[i]);
+        coord[dim] = rest % mesh.shape[dim];
+        rest /= mesh.shape[dim];
+      }
       group.push_back(processIdAt(mesh, meshPosition(mesh, coord)));
     }
     groups.push_back(std::move(group));

@@ -23,5 +23,9 @@ std::vector<int64_t> processIds(const ProcessMesh& mesh);
 // other coordinates (in row-major order), each listing its process ids by their
 // coordinate along `meshDim`.
 std::vector<std::vector<int64_t>> groupsAlong(const ProcessMesh& mesh, int64_t meshDim);
+// The groups of a collective over the flattened group of several mesh dims
+// (ascending): one per combination of the other coordinates, each listing its
+// process ids in row-major order of their coordinates on `meshDims`.
+std::vector<std::vector<int64_t>> groupsAlong(const ProcessMesh& mesh, const std::vector<int64_t>& meshDims);
 
 }  // namespace reshardctl

@@ -10,4 +10,8 @@ std::string_view stepKindName(StepKind kind) {
   return kNames[static_cast<size_t>(kind)];
 }
 
+std::string_view searchKindName(SearchKind kind) {
+  return kind == SearchKind::Exact ? "exact" : "dim_by_dim";
+}
+
 }  // namespace reshardctl

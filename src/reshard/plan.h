@@ -25,9 +25,21 @@ enum class StepKind : uint8_t {
 
 std::string_view stepKindName(StepKind kind);  // "all_reduce", ..., "send_recv"
 
+// How the planner found a plan (planner.h): the exact min-cost search where its
+// state space is small, else the bounded fallback.
+enum class SearchKind : uint8_t {
+  Exact,     // Dijkstra over every layout: the cheapest plan under the model
+  DimByDim,  // the cheaper of two dim-by-dim plans, then local improvements
+};
+
+std::string_view searchKindName(SearchKind kind);  // "exact", "dim_by_dim"
+
 struct Step {
   StepKind kind = StepKind::AllReduce;
-  int64_t meshDim = -1;  // -1 for send_recv
+  int64_t meshDim = -1;  // -1 for send_recv; the lowest of meshDims
+  // A collective over the flattened group of several mesh dims (ascending; an
+  // all_reduce of partials of one type): all of them; else empty.
+  std::vector<int64_t> meshDims;
   std::optional<ReduceType> reduce;  // all_reduce, reduce_scatter, partial_init
   // The tensor dim the step splits or gathers: scattered by reduce_scatter,
   // gathered by all_gather, kept by slice, split by all_to_all.
@@ -58,6 +70,7 @@ struct Plan {
   bool shapeKnown = true;
   std::vector<Step> steps;
   double estUs = 0;
+  SearchKind search = SearchKind::Exact;
 
   bool crossMesh() const { return !(src.mesh == dst.mesh); }
 };

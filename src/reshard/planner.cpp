@@ -1,6 +1,7 @@
 #include "reshard/planner.h"
 
 #include <algorithm>
+#include <cmath>
 #include <map>
 #include <optional>
 #include <queue>
@@ -10,6 +11,7 @@
 
 #include <fmt/format.h>
 
+#include "reshard/path_improvement.h"
 #include "reshard/reduce_op.h"
 #include "reshard/transition.h"
 
@@ -143,6 +145,17 @@ Plan assemblePlan(const Problem& problem, const std::vector<Edge>& path) {
   return plan;
 }
 
+// A plan as the placements it passes through on the source mesh and, between
+// meshes, then on the destination mesh. The searches find routes on meshes
+// known by their shape only (costs do not depend on process ids) and build
+// the chosen route's steps in full at the end (routeEdges).
+struct Route {
+  std::vector<Placements> onSource;
+  std::vector<Placements> onDestination;  // empty on one mesh
+};
+
+ProcessMesh shapeOnly(const ProcessMesh& mesh) { return ProcessMesh(mesh.shape, {}, false); }
+
 // ---- min-cost search ----
 
 // The placements every mesh dim may take in the search.
@@ -188,6 +201,32 @@ struct Visit {
   bool settled = false;
 };
 
+// The sets of mesh dims one flattened all_reduce may reduce: every subset of two
+// or more of the partial dims of one type, or, beyond kFlattenedSubsetDims of
+// them, only all of them (at most 2^4 - 5 = 11 edges per type and state).
+constexpr size_t kFlattenedSubsetDims = 4;
+
+std::vector<std::vector<int64_t>> flattenedReductions(const Placements& placements) {
+  std::map<ReduceType, std::vector<int64_t>> byType;
+  for (size_t dim = 0; dim < placements.size(); ++dim)
+    if (placements[dim].isPartial()) byType[placements[dim].reduce].push_back(static_cast<int64_t>(dim));
+  std::vector<std::vector<int64_t>> sets;
+  for (const auto& [type, dims] : byType) {
+    if (dims.size() < 2) continue;
+    if (dims.size() > kFlattenedSubsetDims) {
+      sets.push_back(dims);
+      continue;
+    }
+    for (uint32_t mask = 1; mask < (1u << dims.size()); ++mask) {
+      std::vector<int64_t> subset;
+      for (size_t i = 0; i < dims.size(); ++i)
+        if (mask & (1u << i)) subset.push_back(dims[i]);
+      if (subset.size() >= 2) sets.push_back(std::move(subset));
+    }
+  }
+  return sets;
+}
+
 class MinCostSearch {
  public:
   MinCostSearch(const Problem& problem, const CostModel& costs)
@@ -195,10 +234,11 @@ class MinCostSearch {
     if (problem.crossMesh()) destinationLayouts_ = unreducedLayouts(problem.dst.mesh, problem.tensor.rank());
   }
 
-  std::vector<Edge> run() {
+  Route run() {
     const StateKey start = keyOf(0, problem_.src.placements);
     const StateKey goal = keyOf(problem_.crossMesh() ? 1 : 0, problem_.dst.placements);
-    visits_[start] = Visit{0.0, 0, std::nullopt, Edge{problem_.src, std::nullopt, 0.0}, false};
+    const Layout startLayout{shapeOnly(problem_.src.mesh), problem_.src.placements};
+    visits_[start] = Visit{0.0, 0, std::nullopt, Edge{startLayout, std::nullopt, 0.0}, false};
     queue_.push({0.0, 0, start});
     while (!queue_.empty()) {
       const auto [cost, steps, key] = queue_.top();
@@ -221,18 +261,26 @@ class MinCostSearch {
     const int64_t side = key.front();
     for (int64_t meshDim = 0; meshDim < layout.mesh.ndim(); ++meshDim)
       for (const Placement& option : options_)
-        if (auto edge = meshDimTransition(layout, meshDim, option, problem_.tensor, costs_))
+        if (auto edge = meshDimTransition(layout, meshDim, option, problem_.tensor, costs_, StepDetail::CostOnly))
           relax(key, side, *edge, cost, steps);
+    for (const std::vector<int64_t>& dims : flattenedReductions(layout.placements))
+      if (auto edge = flattenedAllReduce(layout, dims, problem_.tensor, costs_, StepDetail::CostOnly))
+        relax(key, side, *edge, cost, steps);
     if (side == 0 && problem_.crossMesh()) expandAcrossMeshes(key, layout, cost, steps);
   }
 
+  // Moves between meshes take the real meshes (who sends to whom depends on
+  // the process ids); the state reached keeps the shape only.
   void expandAcrossMeshes(const StateKey& key, const Layout& layout, double cost, size_t steps) {
-    if (layout.mesh.shape == problem_.dst.mesh.shape)
-      if (auto edge = meshChange(layout, {problem_.dst.mesh, layout.placements}, problem_.tensor, costs_))
+    const Layout from{problem_.src.mesh, layout.placements};
+    auto across = [&](const Placements& placements) {
+      if (auto edge = meshChange(from, {problem_.dst.mesh, placements}, problem_.tensor, costs_)) {
+        edge->to.mesh = shapeOnly(problem_.dst.mesh);
         relax(key, 1, *edge, cost, steps);
-    for (const Placements& placements : destinationLayouts_)
-      if (auto edge = meshChange(layout, {problem_.dst.mesh, placements}, problem_.tensor, costs_))
-        relax(key, 1, *edge, cost, steps);
+      }
+    };
+    if (layout.mesh.shape == problem_.dst.mesh.shape) across(layout.placements);
+    for (const Placements& placements : destinationLayouts_) across(placements);
   }
 
   void relax(const StateKey& from, int64_t side, const Edge& edge, double cost, size_t steps) {
@@ -247,12 +295,19 @@ class MinCostSearch {
     queue_.push({nextCost, nextSteps, next});
   }
 
-  std::vector<Edge> pathTo(const StateKey& goal) const {
-    std::vector<Edge> path;
-    for (const Visit* visit = &visits_.at(goal); visit->previous; visit = &visits_.at(*visit->previous))
-      path.push_back(visit->via);
-    std::reverse(path.begin(), path.end());
-    return path;
+  Route pathTo(const StateKey& goal) const {
+    std::vector<const StateKey*> keys;
+    for (const StateKey* key = &goal; key != nullptr;) {
+      keys.push_back(key);
+      const Visit& visit = visits_.at(*key);
+      key = visit.previous ? &*visit.previous : nullptr;
+    }
+    Route route;
+    for (auto key = keys.rbegin(); key != keys.rend(); ++key) {
+      const Placements& placements = visits_.at(**key).via.to.placements;
+      ((*key)->front() == 0 ? route.onSource : route.onDestination).push_back(placements);
+    }
+    return route;
   }
 
   const Problem& problem_;
@@ -345,11 +400,171 @@ class GreedyPath {
 
 Placements allReplicated(const ProcessMesh& mesh) { return Placements(static_cast<size_t>(mesh.ndim())); }
 
+// ---- which search ----
+
+// The placement lists of `meshDims` dims with `tensorRank` split choices used
+// at most once each and `others` more choices (R and the partial types):
+// sum over k splits of C(n,k) * r!/(r-k)! * others^(n-k). A double: it only
+// has to say "too many".
+double layoutCount(int64_t meshDims, int64_t tensorRank, int64_t others) {
+  double total = 0;
+  double ways = 1;  // C(n,k) * r!/(r-k)!
+  for (int64_t k = 0; k <= std::min(meshDims, tensorRank); ++k) {
+    total += ways * std::pow(static_cast<double>(others), static_cast<double>(meshDims - k));
+    ways *= static_cast<double>(meshDims - k) / static_cast<double>(k + 1) * static_cast<double>(tensorRank - k);
+  }
+  return total;
+}
+
+// The edges the exact search may evaluate: every state's moves on its mesh,
+// and between meshes every unreduced source layout to every destination
+// layout, a move that lists each destination rank's parts (counted per rank).
+double exactSearchWork(const Problem& problem) {
+  const int64_t rank = problem.tensor.rank();
+  const int64_t options = 1 + rank + static_cast<int64_t>(problem.reduces.size());
+  auto sideWork = [&](const ProcessMesh& mesh) {
+    const int64_t others = 1 + static_cast<int64_t>(problem.reduces.size());
+    return layoutCount(mesh.ndim(), rank, others) * static_cast<double>(mesh.ndim() * options);
+  };
+  double work = sideWork(problem.src.mesh);
+  if (!problem.crossMesh()) return work;
+  work += sideWork(problem.dst.mesh);
+  const double sourceLayouts = layoutCount(problem.src.mesh.ndim(), rank, 1);
+  const double destinationLayouts = layoutCount(problem.dst.mesh.ndim(), rank, 1);
+  return work + sourceLayouts * (1 + destinationLayouts) * static_cast<double>(problem.dst.mesh.size());
+}
+
+// ---- the bounded fallback ----
+
+std::vector<Placements> waypointsOf(const Placements& start, const std::vector<Edge>& edges) {
+  std::vector<Placements> waypoints{start};
+  for (const Edge& edge : edges) waypoints.push_back(edge.to.placements);
+  return waypoints;
+}
+
+// Paddle's per-mesh-dim plan (planGreedy) as a route.
+Route paddleRoute(const Problem& problem, const CostModel& costs) {
+  GreedyPath onSource(problem, costs, problem.src);
+  Placements sent;
+  if (!problem.crossMesh()) {
+    onSource.reach(problem.dst.placements);
+    return {waypointsOf(problem.src.placements, onSource.path()), {}};
+  }
+  const bool sameShape = problem.src.mesh.shape == problem.dst.mesh.shape;
+  if (!sameShape) onSource.reach(allReplicated(problem.src.mesh));
+  sent = sameShape ? problem.src.placements : allReplicated(problem.dst.mesh);
+  GreedyPath onDestination(problem, costs, {problem.dst.mesh, sent});
+  onDestination.reach(problem.dst.placements);
+  return {waypointsOf(problem.src.placements, onSource.path()), waypointsOf(sent, onDestination.path())};
+}
+
+// DTensor's order (_gen_transform_infos_non_cached in PyTorch's
+// torch/distributed/tensor/_redistribute.py): mesh dims in ascending order,
+// each straight from its placement to its target. A change no one primitive
+// makes goes through R; one the reduction order forbids yet waits for the next
+// round (at most one round per mesh dim). nullopt when it gets stuck.
+std::optional<Route> dtensorRoute(const Problem& problem, const CostModel& costs) {
+  if (problem.crossMesh()) return std::nullopt;  // DTensor redistributes on one mesh only
+  const ProcessMesh shapeOnly(problem.src.mesh.shape, {}, false);
+  const Placements& target = problem.dst.placements;
+  std::vector<Placements> waypoints{problem.src.placements};
+  auto step = [&](size_t dim, const Placement& to) {
+    Placements next = waypoints.back();
+    next[dim] = to;
+    if (hopCost(shapeOnly, waypoints.back(), next, problem.tensor, costs) < 0) return false;
+    waypoints.push_back(std::move(next));
+    return true;
+  };
+  for (int64_t round = 0; round <= problem.src.mesh.ndim() && waypoints.back() != target; ++round)
+    for (size_t dim = 0; dim < target.size(); ++dim) {
+      if (waypoints.back()[dim] == target[dim] || step(dim, target[dim])) continue;
+      if (!waypoints.back()[dim].isReplicate() && step(dim, Placement::replicate()) && !step(dim, target[dim]))
+        waypoints.pop_back();
+    }
+  if (waypoints.back() != target) return std::nullopt;
+  return Route{std::move(waypoints), {}};
+}
+
+double routeCost(const Problem& problem, const Route& route, const CostModel& costs) {
+  auto along = [&](const ProcessMesh& mesh, const std::vector<Placements>& waypoints) {
+    double sum = 0;
+    for (size_t i = 0; i + 1 < waypoints.size(); ++i)
+      sum += hopCost(mesh, waypoints[i], waypoints[i + 1], problem.tensor, costs);
+    return sum;
+  };
+  double cost = along(problem.src.mesh, route.onSource);
+  if (route.onDestination.empty()) return cost;
+  const auto change = meshChange({problem.src.mesh, route.onSource.back()},
+                                 {problem.dst.mesh, route.onDestination.front()}, problem.tensor, costs);
+  return cost + (change ? change->cost : 0.0) + along(problem.dst.mesh, route.onDestination);
+}
+
+// The route's steps, built in full (groups included).
+std::vector<Edge> routeEdges(const Problem& problem, const Route& route, const CostModel& costs) {
+  std::vector<Edge> edges;
+  Layout current = problem.src;
+  auto walk = [&](const std::vector<Placements>& waypoints) {
+    for (size_t i = 1; i < waypoints.size(); ++i) {
+      auto edge = placementChange(current, waypoints[i], problem.tensor, costs);
+      if (!edge) throw PlanError("a step of the planned route has no primitive");
+      current = edge->to;
+      edges.push_back(std::move(*edge));
+    }
+  };
+  walk(route.onSource);
+  if (route.onDestination.empty()) return edges;
+  auto change = meshChange(current, {problem.dst.mesh, route.onDestination.front()}, problem.tensor, costs);
+  if (!change) throw PlanError("dim-by-dim plan: no send_recv between these layouts");
+  current = change->to;
+  edges.push_back(std::move(*change));
+  walk(route.onDestination);
+  return edges;
+}
+
+Route improved(const Problem& problem, Route route, const CostModel& costs) {
+  route.onSource = improvePath(problem.src.mesh, std::move(route.onSource), problem.tensor, costs);
+  if (!route.onDestination.empty())
+    route.onDestination = improvePath(problem.dst.mesh, std::move(route.onDestination), problem.tensor, costs);
+  return route;
+}
+
+// The cheaper of Paddle's and DTensor's dim-by-dim routes, each improved.
+std::vector<Edge> dimByDimPath(const Problem& problem, const CostModel& costs) {
+  std::vector<Route> candidates;
+  std::string paddleFailure;
+  try {
+    candidates.push_back(improved(problem, paddleRoute(problem, costs), costs));
+  } catch (const PlanError& error) {
+    paddleFailure = error.what();
+  }
+  if (auto dtensor = dtensorRoute(problem, costs)) candidates.push_back(improved(problem, *dtensor, costs));
+  if (candidates.empty()) throw PlanError(paddleFailure);
+  const Route* best = &candidates.front();
+  for (const Route& route : candidates)
+    if (routeCost(problem, route, costs) < routeCost(problem, *best, costs) - 1e-9) best = &route;
+  return routeEdges(problem, *best, costs);
+}
+
 }  // namespace
 
 Plan planMinCost(const ReshardRequest& request, const CostModel& costs) {
   const Problem problem = prepare(request);
-  return assemblePlan(problem, MinCostSearch(problem, costs).run());
+  if (exactSearchWork(problem) > kExactSearchWork) return planDimByDim(request, costs);
+  return assemblePlan(problem, routeEdges(problem, MinCostSearch(problem, costs).run(), costs));
+}
+
+Plan planDimByDim(const ReshardRequest& request, const CostModel& costs) {
+  const Problem problem = prepare(request);
+  Plan plan = assemblePlan(problem, dimByDimPath(problem, costs));
+  plan.search = SearchKind::DimByDim;
+  return plan;
+}
+
+std::optional<Plan> planDTensorOrder(const ReshardRequest& request, const CostModel& costs) {
+  const Problem problem = prepare(request);
+  const std::optional<Route> route = dtensorRoute(problem, costs);
+  if (!route) return std::nullopt;
+  return assemblePlan(problem, routeEdges(problem, *route, costs));
 }
 
 Plan planGreedy(const ReshardRequest& request, const CostModel& costs) {

@@ -1,9 +1,13 @@
 // Plans a reshard: the cheapest sequence of primitives (transition.h) from the
 // source layout to the destination layout under a cost model.
 //
-// planMinCost runs Dijkstra over layouts, as DTensor's min-cost planner does. The
+// planMinCost runs Dijkstra over layouts, as DTensor's min-cost planner does,
+// where the layouts are few enough (kExactSearchWork); else the bounded
+// dim-by-dim fallback (planDimByDim), as Paddle and DTensor plan many mesh dims. The
 // states are the placements Paddle can express (each tensor dim split by at most
 // one mesh dim), using only the reduce types of the source and the destination.
+// Besides one mesh dim's moves, partials of one type on several mesh dims may
+// reduce at once over their flattened group (transition.h's flattenedAllReduce).
 // Between meshes the states are (side, placements): edges on the source mesh,
 // send_recv edges from the source mesh to the destination mesh (rank to rank with
 // equal placements on equal mesh shapes, by intersection between any two layouts
@@ -18,6 +22,7 @@
 #pragma once
 
 #include <cstdint>
+#include <optional>
 #include <stdexcept>
 #include <vector>
 
@@ -44,7 +49,22 @@ class PlanError : public std::runtime_error {
   using std::runtime_error::runtime_error;
 };
 
+// The exact search runs when the edges it may evaluate (every state's moves;
+// between meshes, each unreduced source layout to each destination layout,
+// counted once per destination rank) are at most this many; else planMinCost
+// returns planDimByDim's plan. Both say which in Plan::search.
+inline constexpr double kExactSearchWork = 250000;
+
 Plan planMinCost(const ReshardRequest& request, const CostModel& costs);
 Plan planGreedy(const ReshardRequest& request, const CostModel& costs);
+// The bounded fallback: Paddle's per-mesh-dim route and DTensor's (mesh dims in
+// ascending order, one mesh only), each improved by path_improvement.h, the
+// cheaper one built. Work: O(n^2 + k^2) step evaluations per improvement pass
+// for n mesh dims and a route of k <= 4n steps, plus O(k * ranks) to list the
+// chosen steps' groups; memory O(k * (ranks + n)). Never costlier by the model
+// than either route.
+Plan planDimByDim(const ReshardRequest& request, const CostModel& costs);
+// DTensor's route alone, for comparison; nullopt between meshes or where it gets stuck.
+std::optional<Plan> planDTensorOrder(const ReshardRequest& request, const CostModel& costs);
 
 }  // namespace reshardctl

@@ -1,11 +1,13 @@
 // Property tests: random reshards on meshes up to 2x2x2 (and between meshes),
 // random dtypes, even and uneven shapes. Every plan, min-cost and greedy, runs on
 // the reference executor and must leave each rank exactly its destination piece;
-// the min-cost plan must never cost more than the greedy one.
+// the min-cost plan must never cost more than the bounded dim-by-dim one, nor
+// that one more than Paddle's greedy plan or DTensor's order.
 #include <doctest/doctest.h>
 
 #include <algorithm>
 #include <array>
+#include <optional>
 #include <random>
 
 #include <fmt/format.h>
@@ -144,10 +146,21 @@ void checkRandomReshard(CaseMaker& maker, const ReshardRequest& request) {
   }
   const Plan minCost = planMinCost(request, costs);
   const Plan greedy = planGreedy(request, costs);
+  const Plan dimByDim = planDimByDim(request, costs);
   checkPlanMovesData(minCost, global, source);
   checkPlanMovesData(greedy, global, source);
-  INFO(describe(minCost), " vs greedy ", describe(greedy));
-  CHECK(minCost.estUs <= greedy.estUs * (1 + 1e-12));
+  checkPlanMovesData(dimByDim, global, source);
+  INFO(describe(minCost), " vs greedy ", describe(greedy), " vs dim by dim ", describe(dimByDim));
+  CHECK(minCost.search == SearchKind::Exact);
+  CHECK(dimByDim.search == SearchKind::DimByDim);
+  CHECK(minCost.estUs <= dimByDim.estUs * (1 + 1e-12));
+  // The fallback is never costlier than the dim-by-dim plans it starts from.
+  CHECK(dimByDim.estUs <= greedy.estUs * (1 + 1e-12));
+  if (const std::optional<Plan> dtensor = planDTensorOrder(request, costs)) {
+    checkPlanMovesData(*dtensor, global, source);
+    INFO("DTensor's order ", describe(*dtensor));
+    CHECK(dimByDim.estUs <= dtensor->estUs * (1 + 1e-12));
+  }
 }
 
 }  // namespace
@@ -177,4 +190,48 @@ TEST_CASE("property: random reshards between meshes move every piece where it be
                                  maker.attr(destination, shape.size())};
     checkRandomReshard(maker, request);
   }
+}
+
+namespace {
+
+// A mesh of `dims` dims of size 2 numbered 0..2^dims-1.
+ProcessMesh binaryMesh(int64_t dims) {
+  ProcessMesh mesh{std::vector<int64_t>(static_cast<size_t>(dims), 2), {}, true};
+  for (int64_t id = 0; id < mesh.size(); ++id) mesh.processIds.push_back(id);
+  return mesh;
+}
+
+TensorDistAttr distAttr(const ProcessMesh& mesh, std::vector<int64_t> dimsMapping, const std::vector<int64_t>& sums) {
+  TensorDistAttr attr;
+  attr.mesh = mesh;
+  attr.dimsMapping = std::move(dimsMapping);
+  for (int64_t meshDim : sums) attr.partials.push_back({meshDim, ReduceType::Sum});
+  return attr;
+}
+
+void checkManyDims(const ReshardRequest& request, SearchKind expected) {
+  std::mt19937_64 rng(7);
+  const GlobalTensor global = randomGlobalTensor(request.shape, request.dtype, false, rng);
+  const DistTensor source = makeSourcePieces(global, toLayout(request.src), rng);
+  const CostModel costs;
+  const Plan plan = planMinCost(request, costs);
+  CHECK(plan.search == expected);
+  checkPlanMovesData(plan, global, source);
+  CHECK(plan.estUs <= planGreedy(request, costs).estUs * (1 + 1e-12));
+  if (const std::optional<Plan> dtensor = planDTensorOrder(request, costs))
+    CHECK(plan.estUs <= dtensor->estUs * (1 + 1e-12));
+}
+
+}  // namespace
+
+TEST_CASE("many mesh dims: 12 dims (4096 ranks) take the bounded search, 6 the exact one; both move the data") {
+  const ProcessMesh twelve = binaryMesh(12);
+  checkManyDims({{8, 8}, DType::F32, distAttr(twelve, {-1, -1}, {0, 1, 2, 3, 4, 5, 6, 7, 8, 9, 10, 11}),
+                 distAttr(twelve, {-1, -1}, {})},
+                SearchKind::DimByDim);
+  checkManyDims({{8, 8}, DType::F32, distAttr(twelve, {0, 1}, {2, 3, 4}), distAttr(twelve, {1, -1}, {0, 5})},
+                SearchKind::DimByDim);
+  const ProcessMesh six = binaryMesh(6);
+  checkManyDims({{8, 8}, DType::F32, distAttr(six, {0, -1}, {1, 2}), distAttr(six, {-1, 3}, {0})},
+                SearchKind::Exact);
 }

@@ -2,6 +2,8 @@
 
 #include <algorithm>
 #include <map>
+#include <optional>
+#include <utility>
 
 #include "reshard/local_box.h"
 #include "reshard/mesh_coords.h"
@@ -100,7 +102,7 @@ int64_t stepBytes(const Step& step, const Layout& from, const Layout& to, int64_
 }  // namespace
 
 std::optional<Edge> meshDimTransition(const Layout& from, int64_t meshDim, const Placement& to,
-                                      const TensorSpec& tensor, const CostModel& costs) {
+                                      const TensorSpec& tensor, const CostModel& costs, StepDetail detail) {
   const Placement& current = from.placements[static_cast<size_t>(meshDim)];
   if (current == to) return std::nullopt;
   Edge edge{from, std::nullopt, 0.0};
@@ -116,7 +118,7 @@ std::optional<Edge> meshDimTransition(const Layout& from, int64_t meshDim, const
   std::optional<Step> step = primitiveFor(current, to);
   if (!step) return std::nullopt;
   step->meshDim = meshDim;
-  step->groups = groupsAlong(from.mesh, meshDim);
+  if (detail == StepDetail::Full) step->groups = groupsAlong(from.mesh, meshDim);
   step->bytesPerRank = stepBytes(*step, from, edge.to, groupSize, tensor);
   step->estUs = costs.collectiveUs(step->kind, groupSize, step->bytesPerRank, meshDim);
   step->from = from;
@@ -124,6 +126,48 @@ std::optional<Edge> meshDimTransition(const Layout& from, int64_t meshDim, const
   edge.cost = step->estUs;
   edge.step = std::move(step);
   return edge;
+}
+
+std::optional<Edge> flattenedAllReduce(const Layout& from, const std::vector<int64_t>& meshDims,
+                                       const TensorSpec& tensor, const CostModel& costs, StepDetail detail) {
+  if (meshDims.size() < 2) return std::nullopt;
+  const Placement& first = from.placements[static_cast<size_t>(meshDims.front())];
+  if (!first.isPartial() || first.reduce == ReduceType::Avg) return std::nullopt;
+  Edge edge{from, std::nullopt, 0.0};
+  int64_t groupSize = 1;
+  for (int64_t meshDim : meshDims) {
+    if (from.placements[static_cast<size_t>(meshDim)] != first) return std::nullopt;
+    if (!reductionOrderAllows(edge.to.placements, meshDim, first.reduce, false, tensor.dtype)) return std::nullopt;
+    edge.to.placements[static_cast<size_t>(meshDim)] = Placement::replicate();
+    groupSize *= from.mesh.shape[static_cast<size_t>(meshDim)];
+  }
+  if (groupSize == 1) return edge;
+  Step step;
+  step.kind = StepKind::AllReduce;
+  step.reduce = first.reduce;
+  step.meshDim = meshDims.front();
+  step.meshDims = meshDims;
+  if (detail == StepDetail::Full) step.groups = groupsAlong(from.mesh, meshDims);
+  step.bytesPerRank = stepBytes(step, from, edge.to, groupSize, tensor);
+  step.estUs = costs.collectiveUs(StepKind::AllReduce, groupSize, step.bytesPerRank, meshDims);
+  step.from = from;
+  step.to = edge.to;
+  edge.cost = step.estUs;
+  edge.step = std::move(step);
+  return edge;
+}
+
+std::optional<Edge> placementChange(const Layout& from, const Placements& to, const TensorSpec& tensor,
+                                    const CostModel& costs, StepDetail detail) {
+  std::vector<int64_t> changed;
+  for (size_t dim = 0; dim < to.size(); ++dim)
+    if (from.placements[dim] != to[dim]) changed.push_back(static_cast<int64_t>(dim));
+  if (changed.empty()) return Edge{from, std::nullopt, 0.0};
+  if (changed.size() == 1)
+    return meshDimTransition(from, changed.front(), to[static_cast<size_t>(changed.front())], tensor, costs, detail);
+  for (int64_t dim : changed)
+    if (!to[static_cast<size_t>(dim)].isReplicate()) return std::nullopt;
+  return flattenedAllReduce(from, changed, tensor, costs, detail);
 }
 
 namespace {
@@ -153,13 +197,67 @@ Box boxAt(const TensorSpec& tensor, const Layout& layout, int64_t position) {
   return localBox(tensor.shape, layout, meshCoord(layout.mesh, position));
 }
 
+// Whether the pieces of one box may go to any destination process that wants
+// that box: true without partials (every piece is the data), and with partials of
+// one reduce type when no mesh dim of more than one rank replicates, so that the
+// ranks holding a box are exactly one partial group (the reduction does not care
+// which piece is where). With a replicated dim or several types a piece's place
+// in its group matters, and rank i sends to rank i.
+bool piecesInterchangeable(const Layout& layout) {
+  std::optional<ReduceType> type;
+  bool replicated = false;
+  for (size_t dim = 0; dim < layout.placements.size(); ++dim) {
+    const Placement& placement = layout.placements[dim];
+    replicated = replicated || (placement.isReplicate() && layout.mesh.shape[dim] > 1);
+    if (!placement.isPartial()) continue;
+    if (type && *type != placement.reduce) return false;
+    type = placement.reduce;
+  }
+  return !type || !replicated;
+}
+
+// Equal mesh shapes and placements: every destination position takes the piece
+// of a source position with the same box, one each. Where pieces are
+// interchangeable, a destination process that already holds one keeps it and
+// the others pair in mesh order, so a mesh whose process ids are permuted moves
+// only what changes holder (R on [0,1] -> R on [1,0]: nothing); otherwise, and
+// for the rest, position i sends to position i.
 Step rankToRank(const Layout& from, const Layout& to, const TensorSpec& tensor, Traffic& traffic) {
+  const int64_t size = from.mesh.size();
+  std::vector<int64_t> sourceOf(static_cast<size_t>(size), -1);
+  std::vector<bool> used(static_cast<size_t>(size), false);
+  if (piecesInterchangeable(from)) {
+    std::map<int64_t, int64_t> sourcePosition;
+    for (int64_t position = 0; position < size; ++position) sourcePosition[processIdAt(from.mesh, position)] = position;
+    for (int64_t position = 0; position < size; ++position) {
+      auto held = sourcePosition.find(processIdAt(to.mesh, position));
+      if (held == sourcePosition.end() || used[static_cast<size_t>(held->second)]) continue;
+      if (!(boxAt(tensor, from, held->second) == boxAt(tensor, to, position))) continue;
+      sourceOf[static_cast<size_t>(position)] = held->second;
+      used[static_cast<size_t>(held->second)] = true;
+    }
+  }
+  // The rest in mesh order: the k-th unserved destination of a box takes the
+  // k-th unused source of that box (position i from position i when none kept).
+  std::map<std::pair<std::vector<int64_t>, std::vector<int64_t>>, std::vector<int64_t>> unusedByBox;
+  auto boxKey = [&](const Layout& layout, int64_t position) {
+    Box box = boxAt(tensor, layout, position);
+    return std::make_pair(std::move(box.begin), std::move(box.end));
+  };
+  for (int64_t position = size; position-- > 0;)
+    if (!used[static_cast<size_t>(position)]) unusedByBox[boxKey(from, position)].push_back(position);
   Step step;
-  for (int64_t position = 0; position < from.mesh.size(); ++position) {
-    const int64_t source = processIdAt(from.mesh, position);
+  for (int64_t position = 0; position < size; ++position) {
+    int64_t& source = sourceOf[static_cast<size_t>(position)];
+    if (source < 0) {
+      std::vector<int64_t>& candidates = unusedByBox[boxKey(to, position)];
+      source = candidates.back();
+      candidates.pop_back();
+    }
+    const int64_t sender = processIdAt(from.mesh, source);
     const int64_t destination = processIdAt(to.mesh, position);
-    step.groups.push_back({source, destination});
-    traffic.add(source, destination, boxAt(tensor, from, position).volume() * dtypeSize(tensor.dtype));
+    step.groups.push_back({sender, destination});
+    traffic.add(sender, destination, boxAt(tensor, from, source).volume() * dtypeSize(tensor.dtype));
   }
   return step;
 }
