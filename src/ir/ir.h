@@ -119,6 +119,7 @@ class Operation {
  private:
   friend class Block;
   friend class Program;
+  friend class Rewriter;  // setAttributes
 
   std::string_view name_;
   std::string_view attributes_;

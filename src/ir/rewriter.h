@@ -6,6 +6,7 @@
 #pragma once
 
 #include <cstddef>
+#include <string_view>
 
 #include "ir/ir.h"
 
@@ -56,6 +57,14 @@ class Rewriter {
   // result, process ids learnt from another op); its type stays.
   void setDist(Value* value, const TensorDistAttr* dist) {
     value->dist = dist;
+    ++changes_;
+  }
+
+  // The op's attribute dictionary replaced by `text` ("{k:v,...}"), which
+  // must outlive the program (intern it): a shrink rewriting the shapes an
+  // attribute holds.
+  void setAttributes(Operation* op, std::string_view text) {
+    op->attributes_ = text;
     ++changes_;
   }
 
