@@ -211,8 +211,7 @@ void addShrinkOption(CLI::App& command, std::string& text) {
       .add_option("--shrink", text,
                   "Validate a copy with every dim divided consistently by FACTOR (auto: only when the program's "
                   "values exceed 2^25 elements, by the smallest power of two that fits; off: never)")
-      ->expected(0, 1)
-      ->default_str("auto")
+      ->capture_default_str()
       ->type_name("FACTOR|auto|off")
       ->check(CLI::Validator(
           [](std::string& value) -> std::string {

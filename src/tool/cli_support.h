@@ -114,7 +114,7 @@ CLI::Validator numberIn(double min, double max, bool minExcluded, const char* un
 // type's largest.
 CLI::Validator integerIn(int64_t min, int64_t max);
 // --shrink[=FACTOR|auto|off] (validate, run): `text` as given, checked by
-// interp/shrink/shrink.h's parseShrinkRequest; "auto" when absent or bare.
+// interp/shrink/shrink.h's parseShrinkRequest; its default is the one `text` holds.
 void addShrinkOption(CLI::App& command, std::string& text);
 CLI::Validator unsignedInteger();  // 0 to 2^64-1
 

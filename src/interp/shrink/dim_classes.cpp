@@ -5,6 +5,7 @@
 #include <optional>
 
 #include "interp/op_attributes.h"
+#include "interp/seeded_inputs.h"
 #include "support/op_names.h"
 
 namespace reshardctl {
@@ -62,6 +63,8 @@ class DimClassBuilder {
     else if (name == "pd_op.slice") slice(op);
     else if (name == "pd_op.embedding" || name == "pd_op.embedding_grad") embedding(op);
     else if (name == "pd_op.layer_norm") layerNorm(op);
+    else if (name == "pd_op.full_int_array" || name == "pd_op.shape") pinAll(op->result(0));
+    else if (name == "pd_op.cross_entropy_with_softmax") classes(op);
     else if (name == kIfOp) ifOp(op);
     else if (name == kWhileOp) whileOp(op);
     else if (name != kYieldOp) broadcast(op);
@@ -112,6 +115,10 @@ class DimClassBuilder {
   }
   void pin(int32_t s) {
     if (s >= 0) c_.pinned_.push_back(s);
+  }
+  // A shape as a tensor: its length is a rank, not an extent.
+  void pinAll(const Value* value) {
+    for (size_t d = 0; d < rankOf(value); ++d) pin(slot(value, d));
   }
 
   // Elementwise and everything without a rule of its own: the operands and
@@ -328,6 +335,7 @@ class DimClassBuilder {
     const bool grad = op->name() == "pd_op.embedding_grad";
     const Value* out = grad ? (op->numOperands() > 2 ? op->operandValue(2) : nullptr) : op->result(0);
     if (grad) uniteAll(op->result(0), table);
+    if (rankOf(table) == 2) c_.floors_.push_back({slot(table, 0), kIntegerInputValues});
     if (!out || rankOf(out) != rankOf(ids) + 1 || rankOf(table) != 2) return;
     for (size_t d = 0; d < rankOf(ids); ++d) unite(slot(ids, d), slot(out, d));
     unite(fromEnd(out, 0), slot(table, 1));
@@ -361,6 +369,13 @@ class DimClassBuilder {
     if (product(extents) != c_.extent(whole)) return;  // not the shapes the rule expects: no relation
     if (parts.size() == 1) return unite(parts[0], whole);
     c_.relations_.push_back({DimRelation::Kind::Product, op, parts, {whole}});
+  }
+
+  // Labels index the logits' last dim; otherwise elementwise.
+  void classes(const Operation* op) {
+    broadcast(op);
+    if (op->numOperands() >= 1 && rankOf(op->operandValue(0)) >= 1)
+      c_.floors_.push_back({fromEnd(op->operandValue(0), 0), kIntegerInputValues});
   }
 
   // Each branch's cf.yield hands back the if's results.

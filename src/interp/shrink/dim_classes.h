@@ -43,6 +43,13 @@ struct ShardNeed {
   int64_t count = 1;
 };
 
+// A dim that integer inputs index (an embedding table's rows, the classes of
+// a cross entropy): it keeps at least `least` (seeded_inputs.h's range).
+struct FloorNeed {
+  int32_t slot = 0;
+  int64_t least = 1;
+};
+
 class DimClasses {
  public:
   // Work and memory are O(ops + slots): each op's rule looks at its own
@@ -60,6 +67,7 @@ class DimClasses {
   const std::vector<DimRelation>& relations() const { return relations_; }  // in program order
   const std::vector<ShardNeed>& shardNeeds() const { return shardNeeds_; }
   const std::vector<int32_t>& pinned() const { return pinned_; }  // slots that keep their extent
+  const std::vector<FloorNeed>& floors() const { return floors_; }
 
  private:
   friend class DimClassBuilder;
@@ -70,6 +78,7 @@ class DimClasses {
   std::vector<DimRelation> relations_;
   std::vector<ShardNeed> shardNeeds_;
   std::vector<int32_t> pinned_;
+  std::vector<FloorNeed> floors_;
 };
 
 // The dims of a tensor or vector type, one after another (empty otherwise).

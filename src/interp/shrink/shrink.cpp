@@ -20,6 +20,7 @@ namespace {
 struct DimClass {
   int64_t extent = 0;
   std::vector<int64_t> shards;
+  int64_t least = 2;  // a shrink keeps at least this (or the extent, when smaller)
   std::optional<int64_t> size;
 };
 
@@ -42,6 +43,7 @@ class Sizer {
         classes_(dims.slotCount()) {
     for (size_t s = 0; s < dims.slotCount(); ++s) classes_[root(static_cast<int32_t>(s))].extent = dims.extent(static_cast<int32_t>(s));
     for (const ShardNeed& need : dims.shardNeeds()) classes_[root(need.slot)].shards.push_back(need.count);
+    for (const FloorNeed& need : dims.floors()) at(need.slot).least = std::max(at(need.slot).least, need.least);
     for (int32_t slot : dims.pinned()) at(slot).size = at(slot).extent;
     for (DimClass& c : classes_)
       if (c.extent <= 1) c.size = c.extent;  // 1 broadcasts, 0 is empty, -1 dynamic: kept
@@ -71,7 +73,7 @@ class Sizer {
   // that split it leave the remainder they left at full size.
   bool legal(const DimClass& c, int64_t n) const {
     if (n < 1) return false;
-    if (scale_.down > 1 && (n > c.extent || n < std::min<int64_t>(c.extent, 2))) return false;
+    if (scale_.down > 1 && (n > c.extent || n < std::min(c.extent, c.least))) return false;
     if (scale_.up > 1 && n < c.extent) return false;
     for (int64_t count : c.shards)
       if (count > 0 && n % count != c.extent % count) return false;
