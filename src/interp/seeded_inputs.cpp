@@ -4,6 +4,8 @@
 
 namespace reshardctl {
 
+static_assert(kIntegerInputValues == 4, "bits >> 62 gives 0..3");
+
 namespace {
 
 // FNV-1a: a stable hash of the name (std::hash may differ between builds).
@@ -25,7 +27,7 @@ Tensor seededTensor(const Shape& shape, DType dtype, uint64_t seed, std::string_
   for (double& v : t.data) {
     const uint64_t bits = rng();
     if (dtype == DType::Bool) v = static_cast<double>(bits >> 63);
-    else if (!floating) v = static_cast<double>(bits >> 62);  // 0..3
+    else if (!floating) v = static_cast<double>(bits >> 62);  // 0 .. kIntegerInputValues-1
     else v = static_cast<double>(bits >> 11) * 0x1.0p-52 - 1.0;  // [-1, 1), exact in every float type's range
   }
   return t;

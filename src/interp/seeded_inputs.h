@@ -13,6 +13,10 @@
 
 namespace reshardctl {
 
+// Integer inputs take the values 0 .. kIntegerInputValues-1: ids and labels
+// that index any table of at least that many rows.
+inline constexpr int64_t kIntegerInputValues = 4;
+
 Tensor seededTensor(const Shape& shape, DType dtype, uint64_t seed, std::string_view name);
 
 }  // namespace reshardctl

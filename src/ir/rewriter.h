@@ -6,6 +6,7 @@
 #pragma once
 
 #include <cstddef>
+#include <string_view>
 
 #include "ir/ir.h"
 
@@ -45,7 +46,7 @@ class Rewriter {
   void replaceAllUsesExcept(Value* from, Value* to, const Operation* except);
   void eraseOp(Operation* op);
   // A new attribute dictionary and op_dist_attr for `op` (dist_to_dense
-  // drops op_dist_attr); `text` interned in the program.
+  // drops op_dist_attr); `text` must outlive the program (intern it).
   void setAttributes(Operation* op, std::string_view text, const OpDistAttr* distAttr) {
     program_.setAttributes(op, text, distAttr);
     ++changes_;
@@ -64,6 +65,10 @@ class Rewriter {
     value->dist = dist;
     ++changes_;
   }
+
+  // The same, keeping the op's op_dist_attr (a shrink rewriting the shapes an
+  // attribute holds).
+  void setAttributes(Operation* op, std::string_view text) { setAttributes(op, text, op->distAttr()); }
 
   size_t changeCount() const { return changes_; }
 

@@ -8,6 +8,7 @@
 #include <fmt/format.h>
 
 #include "exec/execution_backend.h"
+#include "interp/shrink/shrink.h"
 #include "passes/partition_pass.h"
 #include "reshard/cost_model.h"
 #include "tool/build_info.h"
@@ -203,6 +204,21 @@ CLI::Validator integerIn(int64_t min, int64_t max) {
         return fmt::format("must be an integer from {} to {}, not '{}'", min, max, text);
       },
       "");
+}
+
+void addShrinkOption(CLI::App& command, std::string& text) {
+  command
+      .add_option("--shrink", text,
+                  "Validate a copy with every dim divided consistently by FACTOR (auto: only when the program's "
+                  "values exceed 2^25 elements, by the smallest power of two that fits; off: never)")
+      ->capture_default_str()
+      ->type_name("FACTOR|auto|off")
+      ->check(CLI::Validator(
+          [](std::string& value) -> std::string {
+            if (parseShrinkRequest(value)) return "";
+            return fmt::format("must be auto, off or a factor from 1 to {}, not '{}'", kMaxShrinkFactor, value);
+          },
+          ""));
 }
 
 CLI::Validator unsignedInteger() {

@@ -113,6 +113,9 @@ CLI::Validator numberIn(double min, double max, bool minExcluded, const char* un
 // "must be an integer from 1 to 2147483647, not '0'"; `max` defaults to the
 // type's largest.
 CLI::Validator integerIn(int64_t min, int64_t max);
+// --shrink[=FACTOR|auto|off] (validate, run): `text` as given, checked by
+// interp/shrink/shrink.h's parseShrinkRequest; its default is the one `text` holds.
+void addShrinkOption(CLI::App& command, std::string& text);
 CLI::Validator unsignedInteger();  // 0 to 2^64-1
 
 // The subcommand named in argv when it is not one of `app`'s: a usage

@@ -14,6 +14,7 @@
 #include <fmt/format.h>
 
 #include "exec/execution_backend.h"
+#include "interp/shrink/shrink.h"
 #include "interp/validation.h"
 #include "interp/validation_report.h"
 #include "passes/partition_pass.h"
@@ -21,6 +22,7 @@
 #include "report/json_export.h"
 #include "report/result_json.h"
 #include "reshard/mesh_coords.h"
+#include "support/failure.h"
 #include "support/text.h"
 #include "syntax/printer.h"
 #include "tool/cli.h"
@@ -47,6 +49,7 @@ struct ValidateCommandOptions {
   bool all = false;             // go on after the first divergence
   bool json = false;            // schema/validate.schema.json
   bool strict = false;          // exit 2 when some op is not simulated
+  std::string shrink = "auto";  // interp/shrink/shrink.h's ShrinkRequest, as written
 };
 
 // Names values as the input file does: numbered before the pass, which adds
@@ -78,6 +81,16 @@ std::unique_ptr<ExecutionBackend> makeBackend(const ValidateCommandOptions& opti
   return makeNcclBackend({ranks.begin(), ranks.end()}, error);
 }
 
+// The run's failure when the simulation does not fit in memory: how much
+// the program asks and what would make it fit.
+std::string outOfMemoryMessage(const std::string& input, const Program& program, int64_t factor) {
+  const uint64_t elements = programElements(program);
+  return fmt::format("out of memory validating {}: its values hold {} elements ({:.1f} GiB as doubles, serially, "
+                     "and as much again over the ranks){}; validate a smaller copy with --shrink={}",
+                     input, elements, static_cast<double>(elements) * 8 / (1024.0 * 1024 * 1024),
+                     factor > 1 ? fmt::format(" after a shrink of 1/{}", factor) : "", std::max<int64_t>(factor * 4, 16));
+}
+
 void reportDivergences(const ValidationOutcome& outcome, DiagnosticEngine& diagnostics) {
   for (const Divergence& d : outcome.divergences) {
     const size_t offset = d.op ? d.op->location() : 0;
@@ -102,13 +115,13 @@ Json divergenceJson(const Divergence& d, const SourceFile& source) {
 }
 
 // One input's outcome in the document (schema/validate.schema.json).
-Json outcomeJson(const ValidationOutcome& outcome, const LoadedProgram& loaded) {
+Json outcomeJson(const ValidationOutcome& outcome, const LoadedProgram& loaded, const ShrinkOutcome& shrink) {
   Json notSimulated = Json::array();
   for (const NotSimulated& n : outcome.notSimulated)
     notSimulated.push_back({{"op", n.op}, {"count", n.count}, {"reason", n.reason.empty() ? Json(nullptr) : Json(n.reason)}});
   Json divergences = Json::array();
   for (const Divergence& d : outcome.divergences) divergences.push_back(divergenceJson(d, *loaded.source));
-  return {{"file", loaded.source->name()},
+  Json json = {{"file", loaded.source->name()},
           {"program", programIndexJson(loaded.index)},
           {"status", outcome.divergences.empty() ? "matches" : "diverges"},
           {"ranks", outcome.ranks},
@@ -122,11 +135,14 @@ Json outcomeJson(const ValidationOutcome& outcome, const LoadedProgram& loaded) 
           {"not_simulated", std::move(notSimulated)},
           {"divergences", std::move(divergences)},
           {"summary", summaryLine(outcome)}};
+  if (!shrink.line.empty()) json["shrink"] = {{"factor", shrink.factor}, {"line", shrink.line}};
+  return json;
 }
 
 // The lines of one input's text report: the ops not simulated, the summary.
-std::vector<std::string> textLines(const ValidationOutcome& outcome) {
+std::vector<std::string> textLines(const ValidationOutcome& outcome, const ShrinkOutcome& shrink) {
   std::vector<std::string> lines;
+  if (!shrink.line.empty()) lines.push_back(shrink.line);
   if (std::string line = notSimulatedLine(outcome); !line.empty()) lines.push_back(std::move(line));
   lines.push_back(summaryLine(outcome));
   return lines;
@@ -149,7 +165,8 @@ class InputValidator {
     DiagnosticEngine diagnostics = reporter_.engine();
     LoadedProgram loaded = loadProgram(input, diagnostics);  // outlives the report of its diagnostics
     std::optional<ValidationOutcome> outcome;
-    const int status = loaded.program ? validate(input, loaded, diagnostics, &outcome) : loaded.failure;
+    ShrinkOutcome shrink;
+    const int status = loaded.program ? validate(input, loaded, diagnostics, &outcome, &shrink) : loaded.failure;
     reporter_.report(diagnostics);  // the divergences first, then the summary
     if (!outcome) {
       ++run_.failed;
@@ -157,8 +174,8 @@ class InputValidator {
       return {status, ""};
     }
     ++(outcome->divergences.empty() ? run_.matching : run_.diverging);
-    if (options_.json) run_.files.push_back(outcomeJson(*outcome, loaded));
-    for (const std::string& line : textLines(*outcome))
+    if (options_.json) run_.files.push_back(outcomeJson(*outcome, loaded, shrink));
+    for (const std::string& line : textLines(*outcome, shrink))
       run_.text += (input.oneOfSeveral ? input.name + ": " : "") + line + "\n";
     return {status, ""};
   }
@@ -166,9 +183,11 @@ class InputValidator {
  private:
   // Sets *outcome when the program could be run; returns the input's status.
   int validate(const InputProgram& input, LoadedProgram& loaded, DiagnosticEngine& diagnostics,
-               std::optional<ValidationOutcome>* outcome) {
+               std::optional<ValidationOutcome>* outcome, ShrinkOutcome* shrink) {
     const InputNames names(*loaded.program);
     if (options_.apply && !applyPartitionPass(*loaded.program, diagnostics, options_.pass).ok) return kExitBadInput;
+    *shrink = shrinkProgram(*loaded.program, *parseShrinkRequest(options_.shrink), diagnostics);
+    if (!shrink->ok) return kExitBadInput;
     std::string error;
     std::unique_ptr<ExecutionBackend> backend = makeBackend(options_, *loaded.program, &error);
     if (!backend) {
@@ -188,8 +207,8 @@ class InputValidator {
     } catch (const BackendError& e) {
       diagnostics.error(fmt::format("the {} backend failed on {}: {}", backend->name(), input.name, e.what()));
       return kExitUsage;
-    } catch (const std::bad_alloc&) {
-      throw;  // reported in one place, runCli
+    } catch (const std::bad_alloc&) {  // reported in one place, runCli, with the figure and the way out
+      throw Failure(FailureKind::OutOfMemory, outOfMemoryMessage(input.name, *loaded.program, shrink->factor));
     } catch (const std::exception& e) {  // a bug: say so rather than crash
       diagnostics.error(fmt::format("validate could not go on with {}: {}", input.name, e.what()));
       return kExitUsage;
@@ -251,6 +270,7 @@ SubcommandRunner defineValidate(CLI::App& command, ReportingOptions& reporting) 
   command.add_flag("--all", validate.all, "Go on after the first divergence and report every one");
   command.add_flag("--json", validate.json, "Write the report as JSON (schema/validate.schema.json)");
   command.add_flag("--strict", validate.strict, "Exit 2 when some op cannot be simulated");
+  addShrinkOption(command, validate.shrink);
   addReportingFlags(command, reporting);
   command.footer(fmt::format("{}\nExit status: 0 every op checked matches the serial program, 1 bad input or a "
                              "divergence, {}, or (--strict) some op cannot be simulated.",

@@ -1,0 +1,182 @@
+#include <doctest/doctest.h>
+
+#include <string>
+#include <vector>
+
+#include "exec/execution_backend.h"
+#include "interp/shrink/dim_classes.h"
+#include "interp/shrink/shrink.h"
+#include "interp/validation.h"
+#include "passes/partition_pass.h"
+#include "syntax/printer.h"
+#include "syntax/testing.h"
+
+namespace reshardctl {
+
+namespace {
+
+// What validate found: each divergence's line and kind, and the counts.
+struct Found {
+  std::vector<std::pair<size_t, std::string>> divergences;
+  size_t matched = 0;
+  size_t total = 0;
+  friend bool operator==(const Found&, const Found&) = default;
+};
+
+Found validateParsed(testing::Parsed& parsed, bool apply, bool all) {
+  REQUIRE(parsed.program);
+  if (apply) REQUIRE(applyPartitionPass(*parsed.program, *parsed.diagnostics).ok);
+  ValidateOptions options;
+  options.all = all;
+  auto backend = makeCpuBackend();
+  const ValidationOutcome outcome = validateProgram(*parsed.program, *backend, options);
+  Found found{{}, outcome.matchedOps, outcome.totalOps};
+  for (const Divergence& d : outcome.divergences)
+    found.divergences.push_back({parsed.source->lineCol(d.op->location()).line, d.kind});
+  return found;
+}
+
+// The program at `up`× its size, as text (a real-sized copy to shrink).
+std::string grown(const std::string& text, int64_t up) {
+  testing::Parsed parsed = testing::parse(text);
+  REQUIRE(parsed.program);
+  const ShrinkResult result = resizeProgram(*parsed.program, {up, 1});
+  REQUIRE_MESSAGE(result.ok, result.error);
+  return printProgramToString(*parsed.program);
+}
+
+struct Case {
+  const char* path;
+  bool apply;
+  bool all;
+};
+
+// Every wrongly annotated program of the suite, and the ones that match.
+const Case kCases[] = {
+    {"tests/golden/validate/all_divergences.ir", true, true},
+    {"tests/golden/validate/if_split_condition.ir", false, false},
+    {"tests/golden/validate/llama_block_tp.ir", false, false},
+    {"tests/golden/validate/llama_block_tp.ir", true, false},
+    {"tests/golden/validate/gpt_block_tp.ir", true, false},
+    {"tests/golden/validate/wrong_column_declared_row.ir", true, false},
+    {"tests/golden/validate/wrong_matmul_claims_replicated.ir", true, false},
+    {"tests/golden/validate/wrong_tp_mean_partial_sum.ir", true, false},
+    {"tests/golden/validate/while_loop.ir", false, false},
+    {"samples/seed_mlp_before.ir", false, false},
+    {"samples/seed_mlp_before.ir", true, false},
+    {"samples/seed_mlp_after.ir", false, false},
+    {"samples/tp_mlp_2x2_before.ir", false, false},
+    {"samples/tp_mlp_2x2_before.ir", true, false},
+};
+
+}  // namespace
+
+TEST_CASE("a shrink of a scaled-up copy finds what validate finds at the same ops") {
+  for (const Case& c : kCases) {
+    CAPTURE(c.path);
+    CAPTURE(c.apply);
+    const std::string text = testing::readRepoFile(c.path);
+    testing::Parsed original = testing::parse(text, c.path);
+    const Found expected = validateParsed(original, c.apply, c.all);
+
+    testing::Parsed big = testing::parse(grown(text, 8), c.path);
+    REQUIRE(big.program);
+    const ShrinkOutcome shrunk = shrinkProgram(*big.program, {ShrinkRequest::Mode::Factor, 8}, *big.diagnostics);
+    REQUIRE_MESSAGE(shrunk.ok, big.errors());
+    CHECK(shrunk.line.starts_with("validated at 1/8 scale: "));
+    CHECK(validateParsed(big, c.apply, c.all) == expected);
+  }
+}
+
+TEST_CASE("a growth and a shrink by the same factor give back an MLP's text") {
+  // (Through a reshape's groups the way back may share the factor out differently: heads × head dim.)
+  const std::string text = testing::readRepoFile("samples/tp_mlp_2x2_before.ir");
+  testing::Parsed big = testing::parse(grown(text, 4));
+  REQUIRE(big.program);
+  CHECK(printProgramToString(*big.program) != printProgramToString(*testing::parse(text).program));
+  REQUIRE(resizeProgram(*big.program, {1, 4}).ok);
+  CHECK(printProgramToString(*big.program) == printProgramToString(*testing::parse(text).program));
+}
+
+TEST_CASE("one logical dim: matmul's contraction, reshape's groups, and the shape attributes") {
+  const std::string text = testing::readRepoFile("tests/golden/validate/llama_block_tp.ir");
+  testing::Parsed parsed = testing::parse(text);
+  REQUIRE(parsed.program);
+  const DimClasses dims = DimClasses::derive(*parsed.program);
+  // %17 = rms_norm(x) [2,4,16] and %4 = q_proj.w [16,16]: the hidden dim is one class with the weights' rows.
+  const Operation* rmsNorm = nullptr;
+  const Operation* qProj = nullptr;
+  walkOps(*parsed.program->body(), [&](const Operation* op) {
+    if (!rmsNorm && op->name() == "pd_op.rms_norm") rmsNorm = op;
+    if (!qProj && op->name() == "pd_op.matmul") qProj = op;
+  });
+  REQUIRE(qProj);
+  const int32_t x = dims.valueBase(qProj->operandValue(0));
+  const int32_t w = dims.valueBase(qProj->operandValue(1));
+  CHECK(dims.find(x + 2) == dims.find(w));
+  CHECK(dims.find(x) != dims.find(x + 1));  // batch 2 and sequence 4 are not the hidden dim
+  // The reshape 2x4x16 → 2x4x2x8 keeps 16 = 2×8 as a product relation.
+  bool sawProduct = false;
+  for (const DimRelation& r : dims.relations())
+    if (r.kind == DimRelation::Kind::Product && r.op->name() == "pd_op.reshape") sawProduct = true;
+  CHECK(sawProduct);
+  CHECK_FALSE(dims.attributeSlots().empty());  // full_int_array's shape and data's shape
+}
+
+TEST_CASE("sharded dims stay divisible by their mesh dims; uneven ones stay uneven the same way") {
+  const std::string text = R"({
+    (%0) = "pd_op.data" () {dtype:(pd_op.DataType)float32,name:"x",op_dist_attr:{mesh:{shape:[4],process_ids:[0,1,2,3]},result(0):{dims_maping:[0,-1]}},place:(pd_op.Place)Place(undefined:0),shape:(pd_op.IntArray)[64,30],stop_gradient:[true]} : () -> pd_dist.tensor<64x30xf32, mesh_shape:[4],dims_mappings:[0,-1]>
+    (%1) = "pd_op.data" () {dtype:(pd_op.DataType)float32,name:"y",op_dist_attr:{mesh:{shape:[4],process_ids:[0,1,2,3]},result(0):{dims_maping:[-1,0]}},place:(pd_op.Place)Place(undefined:0),shape:(pd_op.IntArray)[30,66],stop_gradient:[true]} : () -> pd_dist.tensor<30x66xf32, mesh_shape:[4],dims_mappings:[-1,0]>
+})";
+  testing::Parsed parsed = testing::parse(text);
+  REQUIRE_MESSAGE(parsed.program, parsed.errors());
+  const ShrinkResult result = resizeProgram(*parsed.program, {1, 16});
+  REQUIRE(result.ok);
+  const std::string shrunk = printProgramToString(*parsed.program);
+  // 64 over 4 ranks: 64/16 = 4 stays a multiple of 4. 30: 30/2 = 15 (16 does not divide it).
+  // 66 over 4 (remainder 2): 66/2 = 33 leaves 1, 66/3 = 22 leaves 2... only divisors of 16: 66 stays.
+  CHECK(shrunk.find("tensor<4x15xf32") != std::string::npos);
+  CHECK(shrunk.find("tensor<15x66xf32") != std::string::npos);
+  CHECK(shrunk.find("shape:(pd_op.IntArray)[4,15]") != std::string::npos);
+  CHECK(shrinkLine(result, {1, 16}) == "validated at 1/16 scale: 64→4, 30→15");
+}
+
+TEST_CASE("a relation the sizes cannot keep names its op and changes nothing") {
+  // 16 → 4x4 makes the 4s one class (1/4: 16 → 4, so 4 → 2); the slice pins %5's 8, so 8 → 2x4 asks the
+  // 2 for 4, more than its size.
+  const std::string text = R"({
+    (%0) = "pd_op.data" () {dtype:(pd_op.DataType)float32,name:"x",place:(pd_op.Place)Place(undefined:0),shape:(pd_op.IntArray)[16],stop_gradient:[true]} : () -> builtin.tensor<16xf32>
+    (%1) = "pd_op.full_int_array" () {dtype:(pd_op.DataType)int64,place:(pd_op.Place)Place(cpu),stop_gradient:[true],value:[(Int64)4,(Int64)4]} : () -> builtin.tensor<2xi64>
+    (%2) = "pd_op.reshape" (%0, %1) {stop_gradient:[true]} : (builtin.tensor<16xf32>, builtin.tensor<2xi64>) -> builtin.tensor<4x4xf32>
+    (%3) = "pd_op.data" () {dtype:(pd_op.DataType)float32,name:"z",place:(pd_op.Place)Place(undefined:0),shape:(pd_op.IntArray)[8],stop_gradient:[true]} : () -> builtin.tensor<8xf32>
+    (%4) = "pd_op.full_int_array" () {dtype:(pd_op.DataType)int64,place:(pd_op.Place)Place(cpu),stop_gradient:[true],value:[(Int64)0]} : () -> builtin.tensor<1xi64>
+    (%5) = "pd_op.full_int_array" () {dtype:(pd_op.DataType)int64,place:(pd_op.Place)Place(cpu),stop_gradient:[true],value:[(Int64)2]} : () -> builtin.tensor<1xi64>
+    (%6) = "pd_op.slice" (%3, %4, %5) {axes:[(Int64)0],decrease_axis:[],infer_flags:[(Int64)1],stop_gradient:[true]} : (builtin.tensor<8xf32>, builtin.tensor<1xi64>, builtin.tensor<1xi64>) -> builtin.tensor<2xf32>
+    (%7) = "pd_op.full_int_array" () {dtype:(pd_op.DataType)int64,place:(pd_op.Place)Place(cpu),stop_gradient:[true],value:[(Int64)2,(Int64)4]} : () -> builtin.tensor<2xi64>
+    (%8) = "pd_op.reshape" (%3, %7) {stop_gradient:[true]} : (builtin.tensor<8xf32>, builtin.tensor<2xi64>) -> builtin.tensor<2x4xf32>
+    (%9) = "pd_op.add" (%8, %2) {stop_gradient:[true]} : (builtin.tensor<2x4xf32>, builtin.tensor<4x4xf32>) -> builtin.tensor<4x4xf32>
+})";
+  testing::Parsed parsed = testing::parse(text);
+  REQUIRE_MESSAGE(parsed.program, parsed.errors());
+  const std::string before = printProgramToString(*parsed.program);
+  const ShrinkOutcome outcome = shrinkProgram(*parsed.program, {ShrinkRequest::Mode::Factor, 4}, *parsed.diagnostics);
+  CHECK_FALSE(outcome.ok);
+  CHECK(printProgramToString(*parsed.program) == before);
+  CHECK(parsed.errors().find("test.ir:10:5: error: cannot shrink the program 1/4: cannot keep pd_op.reshape's dims 8 = 2×4") !=
+        std::string::npos);
+  // --shrink=off leaves it alone.
+  CHECK(shrinkProgram(*parsed.program, {ShrinkRequest::Mode::Off, 1}, *parsed.diagnostics).ok);
+}
+
+TEST_CASE("--shrink's text") {
+  CHECK(parseShrinkRequest("")->mode == ShrinkRequest::Mode::Auto);
+  CHECK(parseShrinkRequest("auto")->mode == ShrinkRequest::Mode::Auto);
+  CHECK(parseShrinkRequest("off")->mode == ShrinkRequest::Mode::Off);
+  CHECK(parseShrinkRequest("64")->factor == 64);
+  CHECK_FALSE(parseShrinkRequest("0"));
+  CHECK_FALSE(parseShrinkRequest("-2"));
+  CHECK_FALSE(parseShrinkRequest("2x"));
+  CHECK_FALSE(parseShrinkRequest("99999999999999999999"));
+}
+
+}  // namespace reshardctl
