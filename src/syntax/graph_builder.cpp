@@ -241,13 +241,28 @@ Operation* createPendingOp(ParseState& st) {
   return created;
 }
 
+namespace {
+// A result name that is not digits: IrPrinter::PrintValue prints an alias
+// (IrPrinter::AddValueAlias, called by StackCreateOp::Print in
+// paddle/pir/src/dialect/control_flow/ir/cf_op.cc) as it is and counts only
+// the others. Digits (`%017`, `%4000000000`) are numbers, renumbered.
+bool isAlias(std::string_view name) {
+  return name.find_first_not_of("0123456789", 1) != std::string_view::npos;
+}
+}  // namespace
+
 void defineResults(ParseState& st, PendingOp& op) {
   for (size_t i = 0; i < op.resultNames.size(); ++i) {
     auto [name, where] = op.resultNames[i];
     std::optional<uint32_t> number = numberOf(name);
-    if (number != st.nextResultNumber) st.denselyNumbered = false;
-    ++st.nextResultNumber;
-    define(st, name, number, where, op.created->result(i));
+    Value* result = op.created->result(i);
+    if (isAlias(name)) {  // a printer alias (`%stack_0`): printed as read, it takes no number
+      result->argName = st.program->strings().intern(name.substr(1));
+    } else {
+      if (number != st.nextResultNumber) st.denselyNumbered = false;
+      ++st.nextResultNumber;
+    }
+    define(st, name, number, where, result);
   }
 }
 

@@ -19,6 +19,7 @@
 #include "syntax/attribute_memo.h"
 #include "syntax/dist_attr_text.h"
 #include "syntax/generation_detection.h"
+#include "syntax/text_frame.h"
 #include "syntax/type_text.h"
 
 namespace reshardctl::parsing {
@@ -140,11 +141,17 @@ struct ParseState {
   std::string_view gap;
   bool sawTopLevelOp = false;
   Value* lastValue = nullptr;  // the value last named (block argument or operand)
+  const UnframedText* unframed = nullptr;  // set when the slice had a frame
 
   ParseState(SourceFile& s, DiagnosticEngine& d, bool recogniseAttributes)
       : source(s), diagnostics(d), attributeMemo(recogniseAttributes) {}
 
-  size_t at(const char* p) const { return static_cast<size_t>(p - source.text().data()); }
+  // The source offset of `p`, a pointer into the text being parsed: the
+  // source itself, or a copy of the slice without its frame (text_frame.h).
+  size_t at(const char* p) const {
+    if (unframed) return unframed->sourceOffset(static_cast<size_t>(p - unframed->text().data()));
+    return static_cast<size_t>(p - source.text().data());
+  }
   PendingOp& op() { return ops[opDepth]; }
 
   void error(Span where, std::string message) {

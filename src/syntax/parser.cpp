@@ -409,7 +409,7 @@ struct action<g::program_open> {
 
 // `slice` is what was parsed; PEGTL counts positions from its start.
 void reportSyntaxError(ParseState& st, const pegtl::parse_error& e, std::string_view slice) {
-  size_t offset = st.at(slice.data()) + (e.positions().empty() ? 0 : e.positions().front().byte);
+  size_t offset = st.at(slice.data() + (e.positions().empty() ? 0 : e.positions().front().byte));
   std::string message(e.message());
   if (slice.find_first_not_of(" \t\r\n") == std::string_view::npos)
     message = "empty input: expected a program starting with '{'";
@@ -429,7 +429,9 @@ ParseResult parseProgram(SourceFile& source, DiagnosticEngine& diagnostics, size
 ParseResult parseProgram(SourceFile& source, DiagnosticEngine& diagnostics, size_t begin, size_t end,
                          const ParseOptions& options) {
   ParseState st(source, diagnostics, options.recogniseRepeatedAttributes);
-  std::string_view text = source.text().substr(begin, end - begin);
+  std::optional<UnframedText> unframed = UnframedText::of(source.text(), begin, end);
+  if (unframed) st.unframed = &*unframed;
+  std::string_view text = unframed ? unframed->text() : source.text().substr(begin, end - begin);
   pegtl::memory_input<pegtl::tracking_mode::lazy> in(text.data(), text.size(), source.name());
   size_t errorsBefore = diagnostics.errorCount();
   try {
@@ -442,6 +444,7 @@ ParseResult parseProgram(SourceFile& source, DiagnosticEngine& diagnostics, size
     evidence.sawAttrPrefix = st.sawAttrPrefix;
     evidence.sawBareTensor = st.typeEvidence.sawBareTensor;
     st.program->setDistStyle(detectGeneration(evidence));
+    if (unframed) st.program->setLineFrame(unframed->frame().prefixes, unframed->frame().crlf);
   } catch (const pegtl::parse_error& e) {
     reportSyntaxError(st, e, text);
   } catch (const InputError& e) {

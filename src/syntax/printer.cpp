@@ -4,8 +4,11 @@
 #include <charconv>
 #include <cstring>
 #include <limits>
+#include <optional>
 
 #include <fmt/format.h>
+
+#include "syntax/text_frame.h"
 
 namespace reshardctl {
 
@@ -96,8 +99,8 @@ class TextOut {
 // (paddle/pir/src/core/ir_printer.cc unless said otherwise).
 class Printer {
  public:
-  Printer(const Program& program, TextOut& out, OutputBuffer* sink)
-      : program_(program), numbering_(program), out_(out), sink_(sink),
+  Printer(const Program& program, TextOut& out, OutputBuffer* sink, FrameWriter* framer)
+      : program_(program), numbering_(program), out_(out), sink_(sink), framer_(framer),
         leadingSpace_(program.indentStyle() == IndentStyle::LeadingSpace) {}
 
   // PrintProgram → PrintBlock; a module line first when the dump printed the
@@ -118,11 +121,23 @@ class Printer {
   static constexpr size_t kStep = 4;
 
   void drain() {
-    if (sink_ && out_.size() >= (1u << 20)) {
-      sink_->append(out_.view());
-      out_.clear();
-    }
+    if (sink_ && out_.size() >= (1u << 20)) emit();
   }
+
+ public:
+  // What was printed so far to the sink (through the frame, if any).
+  void emit() {
+    if (!framer_) {
+      sink_->append(out_.view());
+    } else {
+      framed_.clear();
+      framer_->write(out_.view(), framed_);
+      sink_->append(framed_);
+    }
+    out_.clear();
+  }
+
+ private:
 
   // IrPrinter::indentation(): 4 spaces a level. The 2023 printer had none:
   // PrintOpResult began each op line with " (", and PrintBlock wrote its
@@ -150,9 +165,9 @@ class Printer {
       out_ += kNullValue;
       return;
     }
-    if (v->definingOp) {
+    if (v->definingOp) {  // an alias is printed as is and takes no number
       out_ += '%';
-      number(numbering_.numberOf(v));
+      if (v->argName.empty()) number(numbering_.numberOf(v)); else out_ += v->argName;
       return;
     }
     bool first = numbering_.firstPrint(v);
@@ -370,6 +385,8 @@ class Printer {
   Numbering numbering_;
   TextOut& out_;
   OutputBuffer* sink_;
+  FrameWriter* framer_;  // the host text's prefixes and line ends, when it had them
+  std::string framed_;
   bool leadingSpace_;
 };
 
@@ -385,19 +402,35 @@ void OutputBuffer::flush() {
   buffer_.clear();
 }
 
-bool printProgram(const Program& program, std::FILE* out) {
+namespace {
+
+std::optional<FrameWriter> framerFor(const Program& program, const PrintOptions& options) {
+  if (program.linePrefixes().empty() && !program.crlfLines()) return std::nullopt;
+  return FrameWriter(TextFrame{program.linePrefixes(), program.crlfLines()}, options.firstLinePrefix);
+}
+
+}  // namespace
+
+bool printProgram(const Program& program, std::FILE* out, const PrintOptions& options) {
   OutputBuffer sink(out);
   TextOut text;
-  Printer(program, text, &sink).printProgram();
-  sink.append(text.view());
+  std::optional<FrameWriter> framer = framerFor(program, options);
+  Printer printer(program, text, &sink, framer ? &*framer : nullptr);
+  printer.printProgram();
+  printer.emit();
   sink.flush();
   return !sink.failed() && std::fflush(out) == 0;
 }
 
-std::string printProgramToString(const Program& program) {
+std::string printProgramToString(const Program& program, const PrintOptions& options) {
   TextOut text;
-  Printer(program, text, nullptr).printProgram();
-  return text.take();
+  Printer(program, text, nullptr, nullptr).printProgram();
+  std::optional<FrameWriter> framer = framerFor(program, options);
+  if (!framer) return text.take();
+  std::string framed;
+  framed.reserve(text.size() + text.size() / 8);
+  framer->write(text.view(), framed);
+  return framed;
 }
 
 ValueNames::ValueNames(const Program& program) {
@@ -408,7 +441,8 @@ ValueNames::ValueNames(const Program& program) {
     for (const Value* arg : block.arguments())
       if (arg->argName.empty()) numbering.numberOf(arg);  // kwargs keep their names
     for (const Operation* op : block) {
-      for (size_t i = 0; i < op->numResults(); ++i) numbering.numberOf(op->result(i));
+      for (size_t i = 0; i < op->numResults(); ++i)
+        if (op->result(i)->argName.empty()) numbering.numberOf(op->result(i));  // aliases keep their names
       for (const Block* region : op->regions()) self(*region, self);
     }
   };
@@ -418,7 +452,7 @@ ValueNames::ValueNames(const Program& program) {
 
 std::string ValueNames::name(const Value* value) const {
   if (!value) return std::string(kNullValue);
-  if (!value->definingOp && !value->argName.empty()) return fmt::format("%{}", value->argName);
+  if (!value->argName.empty()) return fmt::format("%{}", value->argName);
   return fmt::format("{}{}", value->definingOp ? "%" : "%arg_", numbers_[value->id]);
 }
 
