@@ -71,6 +71,7 @@ PrefixShape prefixShape(const SliceLines& s) {
   for (size_t i = 1; i < s.lines.size(); ++i) {
     if (isBlank(s.lines[i])) continue;
     std::string_view rest = s.lines[i].substr(patternLength(s.lines[i], shape.glog));
+    if (fixed.substr(0, rest.size()) == rest) continue;  // `332:`: the prefix alone, its blank trimmed
     fixed = fixed.substr(0, commonPrefixLength(fixed, rest));
     others = true;
   }
