@@ -7,6 +7,7 @@
 #include <tao/pegtl.hpp>
 
 #include "grammar/pir_grammar.h"
+#include "support/text.h"
 #include "syntax/generation_detection.h"
 #include "syntax/graph_builder.h"
 #include "syntax/parse_errors.h"
@@ -407,13 +408,26 @@ struct action<g::program_open> {
   }
 };
 
+// Text cut off in the middle of an op line (a log truncated, a paste cut
+// short): its last line is an op line without its newline.
+bool endsInsideOpLine(std::string_view slice) {
+  if (slice.empty() || slice.back() == '\n') return false;
+  size_t lineStart = slice.rfind('\n');
+  std::string_view last = trimStart(slice.substr(lineStart == std::string_view::npos ? 0 : lineStart + 1));
+  return !last.empty() && last.front() == '(';
+}
+
 // `slice` is what was parsed; PEGTL counts positions from its start.
 void reportSyntaxError(ParseState& st, const pegtl::parse_error& e, std::string_view slice) {
-  size_t offset = st.at(slice.data() + (e.positions().empty() ? 0 : e.positions().front().byte));
+  size_t at = e.positions().empty() ? 0 : e.positions().front().byte;
   std::string message(e.message());
   if (slice.find_first_not_of(" \t\r\n") == std::string_view::npos)
     message = "empty input: expected a program starting with '{'";
-  st.diagnostics.error(offset, 1, std::move(message)).code = "syntax-error";
+  else if (slice.find_first_not_of(" \t\r\n", at) == std::string_view::npos && endsInsideOpLine(slice)) {
+    message = "the text ends inside an op line (truncated?)";
+    at = slice.size() - 1;  // its last byte: where it was cut
+  }
+  st.diagnostics.error(st.at(slice.data() + at), 1, std::move(message)).code = "syntax-error";
 }
 
 }  // namespace
