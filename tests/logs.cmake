@@ -56,3 +56,13 @@ add_test(NAME cli.log.in-place-prefixed
 
 # Errors in a log name the log's own lines: bad-NAME.log → bad-NAME.stderr
 # (the error.log row of tests/golden.cmake's table).
+
+# --fragment (docs/format.md "Fragments"): op lines without braces, one op
+# alone, elision lines, external inputs; printed back byte for byte, and a
+# pass numbers what it inserts past the fragment's numbers.
+set(FRAGMENTS tests/golden/fragments)
+foreach(fragment ops_with_elisions if_op_alone dist_ops)
+  add_cli_case(fragment.print-${fragment} 0 ${FRAGMENTS}/${fragment}.ir print --fragment ${FRAGMENTS}/${fragment}.ir)
+endforeach()
+add_cli_case(fragment.apply 0 ${FRAGMENTS}/dist_ops.expected.ir apply --fragment ${FRAGMENTS}/dist_ops.ir)
+add_cli_case(fragment.verify 0 - verify --fragment ${FRAGMENTS}/dist_ops.ir)

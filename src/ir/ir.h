@@ -267,6 +267,15 @@ class Program {
   void setModuleHeader(std::string_view line) { moduleHeader_ = strings_.intern(line); }
   // How its lines sat in the host text (syntax/text_frame.h): the text before
   // each line (one entry when every line had the same) and CRLF line ends.
+  // A fragment (read with --fragment): op lines without the program's braces,
+  // the top-level ops at `fragmentIndent` columns; the values it uses but
+  // does not define are the body's arguments, printed by their names alone.
+  bool isFragment() const { return fragment_; }
+  size_t fragmentIndent() const { return fragmentIndent_; }
+  void setFragment(size_t indent) { fragment_ = true, fragmentIndent_ = indent; }
+  // Where the printer's %N counter starts: past the numbers a fragment kept.
+  uint32_t firstResultNumber() const { return firstResultNumber_; }
+  void setFirstResultNumber(uint32_t n) { firstResultNumber_ = n; }
   const std::vector<std::string_view>& linePrefixes() const { return linePrefixes_; }
   bool crlfLines() const { return crlfLines_; }
   void setLineFrame(const std::vector<std::string_view>& prefixes, bool crlf) {
@@ -311,6 +320,9 @@ class Program {
   std::string_view moduleHeader_;
   std::vector<std::string_view> linePrefixes_;
   bool crlfLines_ = false;
+  bool fragment_ = false;
+  size_t fragmentIndent_ = 0;
+  uint32_t firstResultNumber_ = 0;
   std::unordered_map<const Operation*, std::string_view> blankLinesBeforeOp_;
   std::unordered_map<const Block*, std::string_view> blankLinesAtEnd_;
 };

@@ -142,6 +142,9 @@ struct ParseState {
   bool sawTopLevelOp = false;
   Value* lastValue = nullptr;  // the value last named (block argument or operand)
   const UnframedText* unframed = nullptr;  // set when the slice had a frame
+  bool fragment = false;          // reading op lines without braces (--fragment)
+  const char* textStart = nullptr;  // the first byte parsed
+  uint32_t nextKeptNumber = 0;    // a fragment keeps its %N: past the largest read
 
   ParseState(SourceFile& s, DiagnosticEngine& d, bool recogniseAttributes)
       : source(s), diagnostics(d), attributeMemo(recogniseAttributes) {}
@@ -187,9 +190,10 @@ void defineResults(ParseState& st, PendingOp& op);
 void enterNesting(ParseState& st, const char* at);
 
 // ---- layout --------------------------------------------------------------------
-// The lines of `gap` (whitespace between two tokens) that hold blanks and
-// nothing else, each with its newline; "" for almost every gap.
-std::string wholeBlankLines(std::string_view gap);
+// The whole lines of `gap` (whitespace between two tokens, and in a fragment
+// elision lines) that are not empty, each with its newline; "" for almost
+// every gap. `atTextStart`: the gap begins the text, so its first line is whole.
+std::string wholeBlankLines(std::string_view gap, bool atTextStart = false);
 // Called at the first op of the top-level block: a single space before it is
 // the 2023 layout (IndentStyle::LeadingSpace).
 void noteTopLevelIndent(ParseState& st, std::string_view gapBeforeOp);

@@ -71,8 +71,9 @@ struct action<g::op_begin> {
     if (st.ops.size() <= st.opDepth) st.ops.resize(st.opDepth + 1);
     st.op().reset(st.at(in.begin()));
     std::string_view gap = gapBefore(st, in.begin());
-    if (st.blocks.size() == 1 && !st.sawTopLevelOp) noteTopLevelIndent(st, gap);
-    st.op().blankLines = wholeBlankLines(gap);
+    bool first = st.blocks.size() == 1 && !st.sawTopLevelOp;
+    if (first) noteTopLevelIndent(st, gap);
+    st.op().blankLines = wholeBlankLines(gap, first && st.fragment && gap.data() == st.textStart);
   }
 };
 
@@ -399,6 +400,34 @@ struct action<g::program_close> {
   }
 };
 
+// Elision lines are read in fragments only.
+template <>
+struct action<g::fragment_only> {
+  template <typename Rule, pegtl::apply_mode A, pegtl::rewind_mode M, template <typename...> class Action,
+            template <typename...> class Control, typename Input>
+  static bool match(Input& /*in*/, ParseState& st) {
+    return st.fragment;
+  }
+};
+
+template <>
+struct action<g::fragment_start> {
+  template <typename Input>
+  static void apply(const Input& /*in*/, ParseState& st) {
+    st.blocks.push_back(st.program->body());
+    st.blockNames.emplace_back();
+  }
+};
+
+// The fragment's last lines (elisions) after its last op.
+template <>
+struct action<g::fragment_end> {
+  template <typename Input>
+  static void apply(const Input& in, ParseState& st) {
+    keepBlankLinesAtEnd(in, st);
+  }
+};
+
 template <>
 struct action<g::program_open> {
   template <typename Input>
@@ -407,6 +436,13 @@ struct action<g::program_open> {
     st.blockNames.emplace_back();
   }
 };
+
+// Op lines without the program's braces: the first line is an op line or an
+// elision, not `{` nor the module op's line.
+bool looksLikeFragment(std::string_view slice) {
+  std::string_view text = trimStart(slice);
+  return text.starts_with("...") || (text.starts_with("(") && !text.starts_with("() = \"builtin.module\""));
+}
 
 // Text cut off in the middle of an op line (a log truncated, a paste cut
 // short): its last line is an op line without its newline.
@@ -423,6 +459,8 @@ void reportSyntaxError(ParseState& st, const pegtl::parse_error& e, std::string_
   std::string message(e.message());
   if (slice.find_first_not_of(" \t\r\n") == std::string_view::npos)
     message = "empty input: expected a program starting with '{'";
+  else if (!st.fragment && looksLikeFragment(slice) && message.starts_with(error_message<g::program_block>))
+    message = "the text is op lines without a program's braces (a fragment): read it with --fragment";
   else if (slice.find_first_not_of(" \t\r\n", at) == std::string_view::npos && endsInsideOpLine(slice)) {
     message = "the text ends inside an op line (truncated?)";
     at = slice.size() - 1;  // its last byte: where it was cut
@@ -446,10 +484,14 @@ ParseResult parseProgram(SourceFile& source, DiagnosticEngine& diagnostics, size
   std::optional<UnframedText> unframed = UnframedText::of(source.text(), begin, end);
   if (unframed) st.unframed = &*unframed;
   std::string_view text = unframed ? unframed->text() : source.text().substr(begin, end - begin);
+  st.textStart = text.data();
+  st.fragment = options.fragment && looksLikeFragment(text);
   pegtl::memory_input<pegtl::tracking_mode::lazy> in(text.data(), text.size(), source.name());
   size_t errorsBefore = diagnostics.errorCount();
   try {
-    pegtl::parse<g::program, action, error_control>(in, st);
+    if (st.fragment) pegtl::parse<g::fragment, action, error_control>(in, st);
+    else pegtl::parse<g::program, action, error_control>(in, st);
+    if (st.fragment) st.program->setFirstResultNumber(st.nextKeptNumber);
     reportUnresolved(st);
     GenerationEvidence evidence;
     evidence.dist = st.typeEvidence.dist;

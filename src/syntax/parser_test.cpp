@@ -465,3 +465,31 @@ TEST_CASE("an attribute dictionary read before on an op of the same name is take
 }
 
 }  // namespace reshardctl
+
+namespace reshardctl {
+
+TEST_CASE("--fragment: op lines without braces, external inputs typed by their use, names and elisions kept") {
+  const std::string text =
+      "    (%5) = \"pd_op.relu\" (%3) {} : (builtin.tensor<4xf32>) -> builtin.tensor<4xf32>\n"
+      "    ...\n"
+      "    (%9) = \"pd_op.add\" (%5, %kwarg_x {}) {} : (builtin.tensor<4xf32>, builtin.tensor<4xf32>) -> builtin.tensor<4xf32>\n";
+  SourceFile source = SourceFile::fromString("f.ir", text);
+  DiagnosticEngine diagnostics(&source);
+  ParseOptions options;
+  options.fragment = true;
+  ParseResult parsed = parseProgram(source, diagnostics, 0, text.size(), options);
+  REQUIRE_MESSAGE(parsed.program, diagnostics.render());
+  const Program& program = *parsed.program;
+  CHECK(program.isFragment());
+  CHECK(program.firstResultNumber() == 10);
+  REQUIRE(program.body()->arguments().size() == 2);  // %3 and %kwarg_x
+  CHECK(program.body()->arguments()[0]->type->text == "builtin.tensor<4xf32>");
+  CHECK(printProgramToString(program) == text);
+
+  SourceFile plain = SourceFile::fromString("f.ir", text);
+  DiagnosticEngine errors(&plain);
+  CHECK_FALSE(parseProgram(plain, errors, 0, text.size()).program);
+  CHECK(errors.render().find("read it with --fragment") != std::string::npos);
+}
+
+}  // namespace reshardctl

@@ -24,7 +24,8 @@ constexpr std::string_view kNullType = "<<NULL TYPE>>";
 // numbered apart, each the first time it is printed.
 class Numbering {
  public:
-  explicit Numbering(const Program& program) : numbers_(program.valueCount(), kUnnumbered) {}
+  explicit Numbering(const Program& program)
+      : numbers_(program.valueCount(), kUnnumbered), nextResult_(program.firstResultNumber()) {}
 
   uint32_t numberOf(const Value* value) {
     uint32_t& number = numbers_[value->id];
@@ -44,7 +45,7 @@ class Numbering {
  private:
   std::vector<uint32_t> numbers_;
   std::vector<bool> printed_;
-  uint32_t nextResult_ = 0;
+  uint32_t nextResult_;
   uint32_t nextArgument_ = 0;
 };
 
@@ -106,6 +107,7 @@ class Printer {
   // PrintProgram → PrintBlock; a module line first when the dump printed the
   // module op itself (PrintGeneralOperation: the line, "\n", the block).
   void printProgram() {
+    if (program_.isFragment()) return printFragment();
     if (!program_.moduleHeader().empty()) {
       out_ += program_.moduleHeader();
       out_ += '\n';
@@ -119,6 +121,14 @@ class Printer {
 
  private:
   static constexpr size_t kStep = 4;
+
+  // A fragment: its ops and elision lines as read, without braces; its
+  // external inputs (the body's arguments) print only where they are used.
+  void printFragment() {
+    printOps(*program_.body(), program_.fragmentIndent());
+    blankLinesAtEnd(*program_.body());
+    drain();
+  }
 
   void drain() {
     if (sink_ && out_.size() >= (1u << 20)) emit();

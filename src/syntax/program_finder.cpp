@@ -157,7 +157,7 @@ class Finder {
     if (t.substr(0, kModuleLine.size()) == kModuleLine) {
       moduleLineAt_ = start + messageAt + lead;
       moduleLine_ = lineNumber_;
-    } else if (!t.empty() && t.back() == '{' && t.front() != '(') {
+    } else if (!t.empty() && t.back() == '{' && t.front() != '(' && t.front() != '}') {  // not `} else {`
       head_ = message.substr(0, lead + t.size() - 1);
       startProgram(start + messageAt + lead, t, afterModuleLine);
     } else if (isBannerRule(t)) {
