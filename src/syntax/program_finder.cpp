@@ -228,6 +228,21 @@ std::vector<FoundProgram> findPrograms(std::string_view text, const std::functio
   return Finder(text, scanned).run();
 }
 
+std::string whyNoProgram(std::string_view text) {
+  bool opensSomething = false;
+  for (size_t start = 0; start < text.size();) {
+    size_t newline = text.find('\n', start);
+    std::string_view line = text.substr(start, newline == std::string_view::npos ? text.size() - start : newline - start);
+    std::string_view t = trim(line.substr(glogPrefixLength(line)));
+    if (t.starts_with("(") && t.find(") = ") != std::string_view::npos)
+      return "its lines are op lines without a program's braces (a fragment): read them with --fragment";
+    if (!t.empty() && t.back() == '{') opensSomething = true;
+    if (newline == std::string_view::npos) break;
+    start = newline + 1;
+  }
+  return opensSomething ? "no line ending in '{' is followed by op lines" : "no line ends in '{'";
+}
+
 std::string passNameOf(std::string_view label) {
   for (std::string_view prefix : {"before-apply-", "after-apply-"})
     if (label.substr(0, prefix.size()) == prefix) return std::string(label.substr(prefix.size()));

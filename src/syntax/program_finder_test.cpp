@@ -171,3 +171,15 @@ TEST_CASE("a glog prefix on every line, its time different on each, is found") {
 }
 
 }  // namespace reshardctl
+
+namespace reshardctl {
+
+TEST_CASE("why a text holds no program, in one line") {
+  CHECK(whyNoProgram("hello\nworld\n") == "no line ends in '{'");
+  CHECK(whyNoProgram("config = {\nlr: 0.1\n}\n") == "no line ending in '{' is followed by op lines");
+  CHECK(whyNoProgram("I1201 12:00:00.000001 7 a.cc:1] run:\n"
+                     "    (%5) = \"pd_op.relu\" (%4) {} : (f32) -> f32\n")
+            .find("--fragment") != std::string::npos);
+}
+
+}  // namespace reshardctl
