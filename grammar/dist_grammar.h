@@ -57,7 +57,11 @@ struct tensor_fields : list< tensor_field, field_sep > {};
 
 // ---- the body of a tensor type: dims x dtype [, distribution] -------------
 struct dim : integer {};
-struct dtype : seq< ranges< 'a', 'z', 'A', 'Z' >, star< ranges< 'a', 'z', 'A', 'Z', '0', '9', '_' > > > {};
+// A tensor whose element type is null prints it as BasicIrPrinter::PrintType
+// does (paddle/pir/src/core/ir_printer.cc): `tensor<0x<<NULL TYPE>>>`.
+struct null_dtype : TAO_PEGTL_STRING("<<NULL TYPE>>") {};
+struct named_dtype : seq< ranges< 'a', 'z', 'A', 'Z' >, star< ranges< 'a', 'z', 'A', 'Z', '0', '9', '_' > > > {};
+struct dtype : sor< null_dtype, named_dtype > {};
 struct tensor_shape : seq< star< dim, one< 'x' > >, dtype > {};
 struct type_dist : seq< field_sep, tensor_fields > {};
 struct tensor_type_end : eof {};

@@ -129,9 +129,13 @@ struct optional_kwargs_marker : opt< kwargs_marker > {};
 struct optional_block_arg_list : opt< block_arg_list > {};
 struct block_args : if_must< block_args_open, optional_kwargs_marker, ws, optional_block_arg_list > {};
 
+// A line where the author of a fragment cut ops (`...`, `.....(省略)`): read
+// only with --fragment (the parser's action decides), kept verbatim.
+struct fragment_only : success {};
+struct elision_line : seq< fragment_only, blanks, string< '.', '.', '.' >, star< not_one< '\n' > > > {};
 // The whitespace between lines of a block: its actions keep lines that hold
 // only blanks, which Paddle's printer writes for ops that print nothing.
-struct line_gap : star< space > {};
+struct line_gap : star< sor< space, elision_line > > {};
 struct block_open : one< '{' > {};
 struct block_close : one< '}' > {};
 struct block_ops : star< line_gap, op > {};
@@ -221,6 +225,11 @@ struct program_close : one< '}' > {};
 struct program_block : if_must< program_open, block_body, program_close > {};
 struct program_end : eof {};
 struct program : seq< ws, opt< module_header >, ws, must< program_block >, ws, must< program_end > > {};
+// --fragment: op lines without the braces (one op printed alone, ops pasted
+// from a log or a trace), elision lines among them.
+struct fragment_start : success {};
+struct fragment_end : eof {};
+struct fragment : seq< fragment_start, block_body, must< fragment_end > > {};
 // clang-format on
 
 }  // namespace reshardctl::grammar

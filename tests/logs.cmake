@@ -46,5 +46,23 @@ add_test(NAME cli.log.in-place-and-run
          COMMAND ${CMAKE_SOURCE_DIR}/tests/log_in_place.sh $<TARGET_FILE:reshardctl>
                  ${CMAKE_SOURCE_DIR}/${TRAIN} 1 ${CMAKE_SOURCE_DIR}/${LOGS}/train.program2.ir)
 
+# A prefix on every line of a program (`[rank0]: `, `332: `, a glog prefix)
+# is not part of it: listed, read without it, written back with it.
+add_log_case(list-prefixed 0 ${LOGS}/prefixed_rank.list.txt list ${LOGS}/prefixed_rank.log)
+add_log_case(apply-prefixed 0 ${LOGS}/prefixed_rank.program.ir apply ${LOGS}/prefixed_rank.log)
+add_test(NAME cli.log.in-place-prefixed
+         COMMAND ${CMAKE_SOURCE_DIR}/tests/log_in_place.sh $<TARGET_FILE:reshardctl>
+                 ${CMAKE_SOURCE_DIR}/${LOGS}/prefixed_rank.log 1 ${CMAKE_SOURCE_DIR}/${LOGS}/prefixed_rank.program.ir)
+
 # Errors in a log name the log's own lines: bad-NAME.log → bad-NAME.stderr
 # (the error.log row of tests/golden.cmake's table).
+
+# --fragment (docs/format.md "Fragments"): op lines without braces, one op
+# alone, elision lines, external inputs; printed back byte for byte, and a
+# pass numbers what it inserts past the fragment's numbers.
+set(FRAGMENTS tests/golden/fragments)
+foreach(fragment ops_with_elisions if_op_alone dist_ops)
+  add_cli_case(fragment.print-${fragment} 0 ${FRAGMENTS}/${fragment}.ir print --fragment ${FRAGMENTS}/${fragment}.ir)
+endforeach()
+add_cli_case(fragment.apply 0 ${FRAGMENTS}/dist_ops.expected.ir apply --fragment ${FRAGMENTS}/dist_ops.ir)
+add_cli_case(fragment.verify 0 - verify --fragment ${FRAGMENTS}/dist_ops.ir)

@@ -135,6 +135,7 @@ case $mode in
         [ $? -le 1 ] || fail "diff of two ranks' programs failed"
       fi
     fi
+    ;;
   schedule)
     read -r -a words <"$input"
     cd "$(dirname "$input")"

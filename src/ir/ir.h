@@ -58,7 +58,11 @@ struct Value {
   Operand* firstUse = nullptr;
   Operation* definingOp = nullptr;  // nullptr for block arguments
   Block* ownerBlock = nullptr;      // block arguments only
-  std::string_view argName;         // block arguments: "kwarg_x" keeps its name; "" = %arg_N
+  // The name printed without its '%', when it is not a number the printer
+  // counts: a keyword block argument ("kwarg_x"), or an op result the dump
+  // named by a printer alias ("stack_0": StackCreateOp::Print calls
+  // IrPrinter::AddValueAlias). "" = %N or %arg_N.
+  std::string_view argName;
   uint32_t id = 0;     // creation order, a key for side tables (not a printed name)
   uint32_t index = 0;  // result number or argument number
 
@@ -264,6 +268,24 @@ class Program {
   // instrumentation does. "" for a plain Program::Print dump.
   std::string_view moduleHeader() const { return moduleHeader_; }
   void setModuleHeader(std::string_view line) { moduleHeader_ = strings_.intern(line); }
+  // How its lines sat in the host text (syntax/text_frame.h): the text before
+  // each line (one entry when every line had the same) and CRLF line ends.
+  // A fragment (read with --fragment): op lines without the program's braces,
+  // the top-level ops at `fragmentIndent` columns; the values it uses but
+  // does not define are the body's arguments, printed by their names alone.
+  bool isFragment() const { return fragment_; }
+  size_t fragmentIndent() const { return fragmentIndent_; }
+  void setFragment(size_t indent) { fragment_ = true, fragmentIndent_ = indent; }
+  // Where the printer's %N counter starts: past the numbers a fragment kept.
+  uint32_t firstResultNumber() const { return firstResultNumber_; }
+  void setFirstResultNumber(uint32_t n) { firstResultNumber_ = n; }
+  const std::vector<std::string_view>& linePrefixes() const { return linePrefixes_; }
+  bool crlfLines() const { return crlfLines_; }
+  void setLineFrame(const std::vector<std::string_view>& prefixes, bool crlf) {
+    linePrefixes_.clear();
+    for (std::string_view prefix : prefixes) linePrefixes_.push_back(strings_.intern(prefix));
+    crlfLines_ = crlf;
+  }
   // Lines holding only blanks, verbatim with their newlines: the ones before
   // an op line, and the ones before a block's closing brace. Paddle's printer
   // writes such lines (an op whose printer wrote nothing); we keep them.
@@ -299,6 +321,11 @@ class Program {
   DistWriteStyle style_;
   IndentStyle indentStyle_ = IndentStyle::PerLevel;
   std::string_view moduleHeader_;
+  std::vector<std::string_view> linePrefixes_;
+  bool crlfLines_ = false;
+  bool fragment_ = false;
+  size_t fragmentIndent_ = 0;
+  uint32_t firstResultNumber_ = 0;
   std::unordered_map<const Operation*, std::string_view> blankLinesBeforeOp_;
   std::unordered_map<const Block*, std::string_view> blankLinesAtEnd_;
 };

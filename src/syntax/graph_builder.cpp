@@ -64,8 +64,21 @@ void define(ParseState& st, std::string_view name, std::optional<uint32_t> numbe
   if (st.blocks.size() > 1) st.blockNames.back().push_back(st.program->strings().intern(name));
 }
 
+// A fragment's value used and not defined: one of its external inputs, an
+// argument of the body printed by its name, typed by its first use.
+Value* externalInput(ParseState& st, std::string_view name, Span where) {
+  Value* input = st.program->addBlockArgument(st.program->body(), st.program->strings().intern(name.substr(1)));
+  define(st, name, where, input);
+  if (st.blocks.size() > 1) st.blockNames.back().pop_back();  // visible after the block it was used in
+  return input;
+}
+
 Value* use(ParseState& st, std::string_view name, Span where, bool* resolved) {
   Binding* binding = findBinding(st, name);
+  if (!binding && st.fragment) {
+    *resolved = true;
+    return externalInput(st, name, where);
+  }
   *resolved = binding && binding->visible;
   if (!binding) {
     st.unresolved.push_back(UnresolvedUse{std::string(name), where});
@@ -241,13 +254,29 @@ Operation* createPendingOp(ParseState& st) {
   return created;
 }
 
+namespace {
+// A result name that is not digits: IrPrinter::PrintValue prints an alias
+// (IrPrinter::AddValueAlias, called by StackCreateOp::Print in
+// paddle/pir/src/dialect/control_flow/ir/cf_op.cc) as it is and counts only
+// the others. Digits (`%017`, `%4000000000`) are numbers, renumbered.
+bool isAlias(std::string_view name) {
+  return name.find_first_not_of("0123456789", 1) != std::string_view::npos;
+}
+}  // namespace
+
 void defineResults(ParseState& st, PendingOp& op) {
   for (size_t i = 0; i < op.resultNames.size(); ++i) {
     auto [name, where] = op.resultNames[i];
     std::optional<uint32_t> number = numberOf(name);
-    if (number != st.nextResultNumber) st.denselyNumbered = false;
-    ++st.nextResultNumber;
-    define(st, name, number, where, op.created->result(i));
+    Value* result = op.created->result(i);
+    if (isAlias(name) || st.fragment) {  // a printer alias (`%stack_0`): printed as read, it takes no number
+      result->argName = st.program->strings().intern(name.substr(1));
+      if (number && *number >= st.nextKeptNumber) st.nextKeptNumber = *number + 1;  // a fragment's %N
+    } else {
+      if (number != st.nextResultNumber) st.denselyNumbered = false;
+      ++st.nextResultNumber;
+    }
+    define(st, name, number, where, result);
   }
 }
 
@@ -259,7 +288,8 @@ void enterNesting(ParseState& st, const char* at) {
 
 // ---- layout --------------------------------------------------------------------
 
-std::string wholeBlankLines(std::string_view gap) {
+std::string wholeBlankLines(std::string_view gap, bool atTextStart) {
+  if (atTextStart) return wholeBlankLines("\n" + std::string(gap), false);  // its first line is whole too
   size_t first = gap.find('\n');
   size_t last = gap.rfind('\n');
   std::string lines;
@@ -280,6 +310,10 @@ std::string wholeBlankLines(std::string_view gap) {
 void noteTopLevelIndent(ParseState& st, std::string_view gapBeforeOp) {
   st.sawTopLevelOp = true;
   size_t newline = gapBeforeOp.rfind('\n');
+  if (st.fragment) {
+    st.program->setFragment(gapBeforeOp.size() - (newline == std::string_view::npos ? 0 : newline + 1));
+    return;
+  }
   if (newline != std::string_view::npos && gapBeforeOp.substr(newline + 1) == " ")
     st.program->setIndentStyle(IndentStyle::LeadingSpace);
 }

@@ -19,6 +19,7 @@
 #include "syntax/attribute_memo.h"
 #include "syntax/dist_attr_text.h"
 #include "syntax/generation_detection.h"
+#include "syntax/text_frame.h"
 #include "syntax/type_text.h"
 
 namespace reshardctl::parsing {
@@ -140,11 +141,20 @@ struct ParseState {
   std::string_view gap;
   bool sawTopLevelOp = false;
   Value* lastValue = nullptr;  // the value last named (block argument or operand)
+  const UnframedText* unframed = nullptr;  // set when the slice had a frame
+  bool fragment = false;          // reading op lines without braces (--fragment)
+  const char* textStart = nullptr;  // the first byte parsed
+  uint32_t nextKeptNumber = 0;    // a fragment keeps its %N: past the largest read
 
   ParseState(SourceFile& s, DiagnosticEngine& d, bool recogniseAttributes)
       : source(s), diagnostics(d), attributeMemo(recogniseAttributes) {}
 
-  size_t at(const char* p) const { return static_cast<size_t>(p - source.text().data()); }
+  // The source offset of `p`, a pointer into the text being parsed: the
+  // source itself, or a copy of the slice without its frame (text_frame.h).
+  size_t at(const char* p) const {
+    if (unframed) return unframed->sourceOffset(static_cast<size_t>(p - unframed->text().data()));
+    return static_cast<size_t>(p - source.text().data());
+  }
   PendingOp& op() { return ops[opDepth]; }
 
   void error(Span where, std::string message) {
@@ -180,9 +190,10 @@ void defineResults(ParseState& st, PendingOp& op);
 void enterNesting(ParseState& st, const char* at);
 
 // ---- layout --------------------------------------------------------------------
-// The lines of `gap` (whitespace between two tokens) that hold blanks and
-// nothing else, each with its newline; "" for almost every gap.
-std::string wholeBlankLines(std::string_view gap);
+// The whole lines of `gap` (whitespace between two tokens, and in a fragment
+// elision lines) that are not empty, each with its newline; "" for almost
+// every gap. `atTextStart`: the gap begins the text, so its first line is whole.
+std::string wholeBlankLines(std::string_view gap, bool atTextStart = false);
 // Called at the first op of the top-level block: a single space before it is
 // the 2023 layout (IndentStyle::LeadingSpace).
 void noteTopLevelIndent(ParseState& st, std::string_view gapBeforeOp);

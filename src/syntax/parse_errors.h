@@ -40,6 +40,7 @@ template<> inline constexpr auto error_message< g::op_id_close > = "expected ']'
 template<> inline constexpr auto error_message< g::brace_gap > = "expected whitespace";
 
 template<> inline constexpr auto error_message< g::program_block > = "expected '{' starting the program";
+template<> inline constexpr auto error_message< g::fragment_end > = "expected an op line '(...) = \"dialect.op\" ...' in the fragment";
 template<> inline constexpr auto error_message< g::program_end > = "expected end of input after the program's closing '}'";
 template<> inline constexpr auto error_message< g::program_close > = "expected an op line '(...) = \"dialect.op\" ...' or '}' closing the block";
 template<> inline constexpr auto error_message< g::block_close > = "expected an op line '(...) = \"dialect.op\" ...' or '}' closing the block";

@@ -7,6 +7,7 @@
 #include <tao/pegtl.hpp>
 
 #include "grammar/pir_grammar.h"
+#include "support/text.h"
 #include "syntax/generation_detection.h"
 #include "syntax/graph_builder.h"
 #include "syntax/parse_errors.h"
@@ -70,8 +71,9 @@ struct action<g::op_begin> {
     if (st.ops.size() <= st.opDepth) st.ops.resize(st.opDepth + 1);
     st.op().reset(st.at(in.begin()));
     std::string_view gap = gapBefore(st, in.begin());
-    if (st.blocks.size() == 1 && !st.sawTopLevelOp) noteTopLevelIndent(st, gap);
-    st.op().blankLines = wholeBlankLines(gap);
+    bool first = st.blocks.size() == 1 && !st.sawTopLevelOp;
+    if (first) noteTopLevelIndent(st, gap);
+    st.op().blankLines = wholeBlankLines(gap, first && st.fragment && gap.data() == st.textStart);
   }
 };
 
@@ -398,6 +400,34 @@ struct action<g::program_close> {
   }
 };
 
+// Elision lines are read in fragments only.
+template <>
+struct action<g::fragment_only> {
+  template <typename Rule, pegtl::apply_mode A, pegtl::rewind_mode M, template <typename...> class Action,
+            template <typename...> class Control, typename Input>
+  static bool match(Input& /*in*/, ParseState& st) {
+    return st.fragment;
+  }
+};
+
+template <>
+struct action<g::fragment_start> {
+  template <typename Input>
+  static void apply(const Input& /*in*/, ParseState& st) {
+    st.blocks.push_back(st.program->body());
+    st.blockNames.emplace_back();
+  }
+};
+
+// The fragment's last lines (elisions) after its last op.
+template <>
+struct action<g::fragment_end> {
+  template <typename Input>
+  static void apply(const Input& in, ParseState& st) {
+    keepBlankLinesAtEnd(in, st);
+  }
+};
+
 template <>
 struct action<g::program_open> {
   template <typename Input>
@@ -407,13 +437,35 @@ struct action<g::program_open> {
   }
 };
 
+// Op lines without the program's braces: the first line is an op line or an
+// elision, not `{` nor the module op's line.
+bool looksLikeFragment(std::string_view slice) {
+  std::string_view text = trimStart(slice);
+  return text.starts_with("...") || (text.starts_with("(") && !text.starts_with("() = \"builtin.module\""));
+}
+
+// Text cut off in the middle of an op line (a log truncated, a paste cut
+// short): its last line is an op line without its newline.
+bool endsInsideOpLine(std::string_view slice) {
+  if (slice.empty() || slice.back() == '\n') return false;
+  size_t lineStart = slice.rfind('\n');
+  std::string_view last = trimStart(slice.substr(lineStart == std::string_view::npos ? 0 : lineStart + 1));
+  return !last.empty() && last.front() == '(';
+}
+
 // `slice` is what was parsed; PEGTL counts positions from its start.
 void reportSyntaxError(ParseState& st, const pegtl::parse_error& e, std::string_view slice) {
-  size_t offset = st.at(slice.data()) + (e.positions().empty() ? 0 : e.positions().front().byte);
+  size_t at = e.positions().empty() ? 0 : e.positions().front().byte;
   std::string message(e.message());
   if (slice.find_first_not_of(" \t\r\n") == std::string_view::npos)
     message = "empty input: expected a program starting with '{'";
-  st.diagnostics.error(offset, 1, std::move(message)).code = "syntax-error";
+  else if (!st.fragment && looksLikeFragment(slice) && message.starts_with(error_message<g::program_block>))
+    message = "the text is op lines without a program's braces (a fragment): read it with --fragment";
+  else if (slice.find_first_not_of(" \t\r\n", at) == std::string_view::npos && endsInsideOpLine(slice)) {
+    message = "the text ends inside an op line (truncated?)";
+    at = slice.size() - 1;  // its last byte: where it was cut
+  }
+  st.diagnostics.error(st.at(slice.data() + at), 1, std::move(message)).code = "syntax-error";
 }
 
 }  // namespace
@@ -429,11 +481,17 @@ ParseResult parseProgram(SourceFile& source, DiagnosticEngine& diagnostics, size
 ParseResult parseProgram(SourceFile& source, DiagnosticEngine& diagnostics, size_t begin, size_t end,
                          const ParseOptions& options) {
   ParseState st(source, diagnostics, options.recogniseRepeatedAttributes);
-  std::string_view text = source.text().substr(begin, end - begin);
+  std::optional<UnframedText> unframed = UnframedText::of(source.text(), begin, end);
+  if (unframed) st.unframed = &*unframed;
+  std::string_view text = unframed ? unframed->text() : source.text().substr(begin, end - begin);
+  st.textStart = text.data();
+  st.fragment = options.fragment && looksLikeFragment(text);
   pegtl::memory_input<pegtl::tracking_mode::lazy> in(text.data(), text.size(), source.name());
   size_t errorsBefore = diagnostics.errorCount();
   try {
-    pegtl::parse<g::program, action, error_control>(in, st);
+    if (st.fragment) pegtl::parse<g::fragment, action, error_control>(in, st);
+    else pegtl::parse<g::program, action, error_control>(in, st);
+    if (st.fragment) st.program->setFirstResultNumber(st.nextKeptNumber);
     reportUnresolved(st);
     GenerationEvidence evidence;
     evidence.dist = st.typeEvidence.dist;
@@ -442,6 +500,7 @@ ParseResult parseProgram(SourceFile& source, DiagnosticEngine& diagnostics, size
     evidence.sawAttrPrefix = st.sawAttrPrefix;
     evidence.sawBareTensor = st.typeEvidence.sawBareTensor;
     st.program->setDistStyle(detectGeneration(evidence));
+    if (unframed) st.program->setLineFrame(unframed->frame().prefixes, unframed->frame().crlf);
   } catch (const pegtl::parse_error& e) {
     reportSyntaxError(st, e, text);
   } catch (const InputError& e) {

@@ -23,6 +23,9 @@ struct ParseOptions {
   // comparing bytes (syntax/attribute_memo.h). Off only to test that it
   // changes nothing.
   bool recogniseRepeatedAttributes = true;
+  // --fragment: text that is not a braced program is op lines (docs/format.md,
+  // "Fragments"); values used and not defined are its external inputs.
+  bool fragment = false;
 };
 
 // Problems go to `diagnostics` (the parse goes on after semantic errors to

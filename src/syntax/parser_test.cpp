@@ -50,15 +50,43 @@ TEST_CASE("a densely numbered dump prints back byte for byte") {
   CHECK(printProgramToString(*parsed.program) == kTwoOps);
 }
 
-TEST_CASE("other numberings are accepted and renumbered") {
+TEST_CASE("other numberings are accepted and renumbered; names that are not numbers are kept") {
   std::string text = kTwoOps;
-  text.replace(text.find("(%0)"), 4, "(%x)");
-  text.replace(text.find("(%0)"), 4, "(%x)");
   text.replace(text.find("(%1)"), 4, "(%7)");
   testing::Parsed parsed = testing::parse(text);
   REQUIRE_MESSAGE(parsed.program, parsed.errors());
   CHECK_FALSE(parsed.denselyNumbered);
   CHECK(printProgramToString(*parsed.program) == kTwoOps);
+
+  std::string named = kTwoOps;  // a printer alias (`%stack_0`) is printed as read
+  named.replace(named.find("(%0)"), 4, "(%x)");
+  named.replace(named.find("(%0)"), 4, "(%x)");
+  named.replace(named.find("(%1)"), 4, "(%0)");
+  testing::Parsed aliased = testing::parse(named);
+  REQUIRE_MESSAGE(aliased.program, aliased.errors());
+  CHECK(printProgramToString(*aliased.program) == named);
+}
+
+// StackCreateOp::Print names its results by IrPrinter::AddValueAlias; an
+// alias is printed as it is and does not advance the counter of %N.
+TEST_CASE("printer aliases keep their names and take no number") {
+  const std::string text =
+      "{\n"
+      "    (%0) = \"pd_op.full\" () {} : () -> builtin.tensor<4xf32>\n"
+      "    (%stack_0, %inlet_0, %outlet_0) = \"cf.stack_create\" () {} : () -> cf.stack, cf.inlet, cf.outlet\n"
+      "    () = \"cf.tuple_push\" (%inlet_0, %0) {} : (cf.inlet, builtin.tensor<4xf32>) -> \n"
+      "    (%1) = \"cf.tuple_pop\" (%outlet_0) {} : (cf.outlet) -> builtin.tensor<4xf32>\n"
+      "}\n";
+  testing::Parsed parsed = testing::parse(text);
+  REQUIRE_MESSAGE(parsed.program, parsed.errors());
+  CHECK(parsed.denselyNumbered);
+  CHECK(printProgramToString(*parsed.program) == text);
+  ValueNames names(*parsed.program);
+  std::vector<const Operation*> ops;
+  for (const Operation* op : *parsed.program->body()) ops.push_back(op);
+  REQUIRE(ops.size() == 4);
+  CHECK(names.name(ops[1]->result(1)) == "%inlet_0");
+  CHECK(names.name(ops[3]->result(0)) == "%1");
 }
 
 TEST_CASE("whitespace between tokens is free") {
@@ -434,6 +462,34 @@ TEST_CASE("an attribute dictionary read before on an op of the same name is take
   testing::Parsed repeated = testing::parse("{\n" + line(0, "a.b", twice) + line(1, "a.b", twice) + "}\n");
   CHECK(repeated.errors().find("test.ir:2:") != std::string::npos);
   CHECK(repeated.errors().find("test.ir:3:") != std::string::npos);
+}
+
+}  // namespace reshardctl
+
+namespace reshardctl {
+
+TEST_CASE("--fragment: op lines without braces, external inputs typed by their use, names and elisions kept") {
+  const std::string text =
+      "    (%5) = \"pd_op.relu\" (%3) {} : (builtin.tensor<4xf32>) -> builtin.tensor<4xf32>\n"
+      "    ...\n"
+      "    (%9) = \"pd_op.add\" (%5, %kwarg_x {}) {} : (builtin.tensor<4xf32>, builtin.tensor<4xf32>) -> builtin.tensor<4xf32>\n";
+  SourceFile source = SourceFile::fromString("f.ir", text);
+  DiagnosticEngine diagnostics(&source);
+  ParseOptions options;
+  options.fragment = true;
+  ParseResult parsed = parseProgram(source, diagnostics, 0, text.size(), options);
+  REQUIRE_MESSAGE(parsed.program, diagnostics.render());
+  const Program& program = *parsed.program;
+  CHECK(program.isFragment());
+  CHECK(program.firstResultNumber() == 10);
+  REQUIRE(program.body()->arguments().size() == 2);  // %3 and %kwarg_x
+  CHECK(program.body()->arguments()[0]->type->text == "builtin.tensor<4xf32>");
+  CHECK(printProgramToString(program) == text);
+
+  SourceFile plain = SourceFile::fromString("f.ir", text);
+  DiagnosticEngine errors(&plain);
+  CHECK_FALSE(parseProgram(plain, errors, 0, text.size()).program);
+  CHECK(errors.render().find("read it with --fragment") != std::string::npos);
 }
 
 }  // namespace reshardctl

@@ -4,8 +4,11 @@
 #include <charconv>
 #include <cstring>
 #include <limits>
+#include <optional>
 
 #include <fmt/format.h>
+
+#include "syntax/text_frame.h"
 
 namespace reshardctl {
 
@@ -21,7 +24,8 @@ constexpr std::string_view kNullType = "<<NULL TYPE>>";
 // numbered apart, each the first time it is printed.
 class Numbering {
  public:
-  explicit Numbering(const Program& program) : numbers_(program.valueCount(), kUnnumbered) {}
+  explicit Numbering(const Program& program)
+      : numbers_(program.valueCount(), kUnnumbered), nextResult_(program.firstResultNumber()) {}
 
   uint32_t numberOf(const Value* value) {
     uint32_t& number = numbers_[value->id];
@@ -41,7 +45,7 @@ class Numbering {
  private:
   std::vector<uint32_t> numbers_;
   std::vector<bool> printed_;
-  uint32_t nextResult_ = 0;
+  uint32_t nextResult_;
   uint32_t nextArgument_ = 0;
 };
 
@@ -56,6 +60,7 @@ class Printer {
   // PrintProgram → PrintBlock; a module line first when the dump printed the
   // module op itself (PrintGeneralOperation: the line, "\n", the block).
   void printProgram() {
+    if (program_.isFragment()) return printFragment();
     if (!program_.moduleHeader().empty()) {
       out_ += program_.moduleHeader();
       out_ += '\n';
@@ -68,6 +73,13 @@ class Printer {
 
  private:
   static constexpr size_t kStep = 4;
+
+  // A fragment: its ops and elision lines as read, without braces; its
+  // external inputs (the body's arguments) print only where they are used.
+  void printFragment() {
+    printOps(*program_.body(), program_.fragmentIndent());
+    blankLinesAtEnd(*program_.body());
+  }
 
   // IrPrinter::indentation(): 4 spaces a level. The 2023 printer had none:
   // PrintOpResult began each op line with " (", and PrintBlock wrote its
@@ -95,9 +107,9 @@ class Printer {
       out_ += kNullValue;
       return;
     }
-    if (v->definingOp) {
+    if (v->definingOp) {  // an alias is printed as is and takes no number
       out_ += '%';
-      number(numbering_.numberOf(v));
+      if (v->argName.empty()) number(numbering_.numberOf(v)); else out_ += v->argName;
       return;
     }
     bool first = numbering_.firstPrint(v);
@@ -316,16 +328,36 @@ class Printer {
   bool leadingSpace_;
 };
 
+std::optional<FrameWriter> framerFor(const Program& program, const PrintOptions& options) {
+  if (program.linePrefixes().empty() && !program.crlfLines()) return std::nullopt;
+  return FrameWriter(TextFrame{program.linePrefixes(), program.crlfLines()}, options.firstLinePrefix);
+}
+
 }  // namespace
 
-bool printProgram(const Program& program, OutputSink& out) {
-  Printer(program, out).printProgram();
+bool printProgram(const Program& program, OutputSink& out, const PrintOptions& options) {
+  std::optional<FrameWriter> framer = framerFor(program, options);
+  if (!framer) {
+    Printer(program, out).printProgram();
+    return out.flush();
+  }
+  // A program read with a frame: the printed text passes the frame writer a
+  // buffer at a time (it keeps its place across buffers) on its way to `out`.
+  std::string framed;
+  {
+    OutputSink text([&](std::string_view piece) {
+      framed.clear();
+      framer->write(piece, framed);
+      out.write(framed);
+    });
+    Printer(program, text).printProgram();
+  }  // the destructor hands on the last buffer
   return out.flush();
 }
 
-std::string printProgramToString(const Program& program) {
+std::string printProgramToString(const Program& program, const PrintOptions& options) {
   OutputSink text;
-  Printer(program, text).printProgram();
+  printProgram(program, text, options);
   return text.take();
 }
 
@@ -337,7 +369,8 @@ ValueNames::ValueNames(const Program& program) {
     for (const Value* arg : block.arguments())
       if (arg->argName.empty()) numbering.numberOf(arg);  // kwargs keep their names
     for (const Operation* op : block) {
-      for (size_t i = 0; i < op->numResults(); ++i) numbering.numberOf(op->result(i));
+      for (size_t i = 0; i < op->numResults(); ++i)
+        if (op->result(i)->argName.empty()) numbering.numberOf(op->result(i));  // aliases keep their names
       for (const Block* region : op->regions()) self(*region, self);
     }
   };
@@ -347,7 +380,7 @@ ValueNames::ValueNames(const Program& program) {
 
 std::string ValueNames::name(const Value* value) const {
   if (!value) return std::string(kNullValue);
-  if (!value->definingOp && !value->argName.empty()) return fmt::format("%{}", value->argName);
+  if (!value->argName.empty()) return fmt::format("%{}", value->argName);
   return fmt::format("{}{}", value->definingOp ? "%" : "%arg_", numbers_[value->id]);
 }
 

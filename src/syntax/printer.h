@@ -9,9 +9,16 @@
 
 namespace reshardctl {
 
+struct PrintOptions {
+  // A program read with a frame (a prefix on its lines, CRLF: text_frame.h)
+  // prints with it; the first line's prefix is left out where the text
+  // before the program is written already (a log written back).
+  bool firstLinePrefix = true;
+};
+
 // Prints the whole program into `out` and flushes it; false if writing failed.
-bool printProgram(const Program& program, OutputSink& out);
-std::string printProgramToString(const Program& program);
+bool printProgram(const Program& program, OutputSink& out, const PrintOptions& options = {});
+std::string printProgramToString(const Program& program, const PrintOptions& options = {});
 
 // Numbers values as the printer does, for tools that name values in reports
 // (e.g. "%9"): one walk, results by print order, block arguments apart.

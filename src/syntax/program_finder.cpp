@@ -77,7 +77,7 @@ class Finder {
     std::string_view text = text_.substr(start, end - start);
     if (state_ == State::Candidate) {
       if (trim(text).empty()) return;
-      if (!opensBody(text)) {
+      if (!opensBody(text) && !opensWithPrefix(text)) {
         state_ = State::Outside;  // not a program after all: read this line afresh
       } else {
         state_ = State::Inside;
@@ -88,13 +88,41 @@ class Finder {
     outside(start, text);
   }
 
+  // The first line after a candidate's `{` line, when both begin with the
+  // same text and the rest opens the body: that text is the prefix of every
+  // line (`332: `, `[rank0]: `), and the label is what follows it.
+  bool opensWithPrefix(std::string_view text) {
+    std::string_view body = text.substr(glogPrefixLength(text));
+    if (opensBody(body)) return true;  // a glog prefix on every line
+    size_t common = 0;
+    while (common < head_.size() && common < body.size() && head_[common] == body[common]) ++common;
+    if (common == 0 || trim(body.substr(0, common)).empty() || !opensBody(body.substr(common))) return false;
+    prefix_ = head_.substr(0, common);
+    std::string_view label = labelBefore(head_.substr(common));
+    std::string_view fallback = fallbackLabel_;
+    if (fallback.substr(0, common) == prefix_) fallback = trimStart(fallback.substr(common));
+    current_.label = std::string(label.empty() ? fallback : label);
+    current_.pass = passNameOf(current_.label);
+    return true;
+  }
+
+  // `text` without a glog prefix and the program's prefix, and how much of it went.
+  std::string_view unprefixed(std::string_view text, size_t* dropped) const {
+    size_t at = glogPrefixLength(text);
+    if (!prefix_.empty() && text.substr(at, prefix_.size()) == prefix_) at += prefix_.size();
+    *dropped = at;
+    return text.substr(at);
+  }
+
   // The first line inside a program: an op, the block arguments, or its end.
   static bool opensBody(std::string_view text) {
     std::string_view t = trim(text);
-    return t.front() == '(' || t.front() == '^' || t.front() == '}';
+    return !t.empty() && (t.front() == '(' || t.front() == '^' || t.front() == '}');
   }
 
-  void inside(size_t start, std::string_view text, bool hasNewline) {
+  void inside(size_t start, std::string_view line, bool hasNewline) {
+    size_t dropped = 0;
+    std::string_view text = unprefixed(line, &dropped);
     std::string_view t = trim(text);
     if (t.empty()) return;
     bool closes = t.front() == '}';
@@ -103,19 +131,20 @@ class Finder {
     if (!current_.distributed && (t.find("pd_dist.") != std::string_view::npos ||
                                   t.find("op_dist_attr") != std::string_view::npos))
       current_.distributed = true;
-    if (closes && depth_ == 1 && !opens) return finish(start, text, hasNewline);
+    if (closes && depth_ == 1 && !opens) return finish(start, dropped, text, hasNewline);
     depth_ += (opens ? 1 : 0) - (closes ? 1 : 0);
   }
 
   // The closing line: the program takes it whole when only blanks follow the
   // brace, else it ends at the brace.
-  void finish(size_t start, std::string_view text, bool hasNewline) {
+  void finish(size_t start, size_t dropped, std::string_view text, bool hasNewline) {
     size_t brace = text.find('}');
     bool restBlank = trim(text.substr(brace + 1)).empty();
-    current_.end = restBlank ? start + text.size() + (hasNewline ? 1 : 0) : start + brace + 1;
+    current_.end = restBlank ? start + dropped + text.size() + (hasNewline ? 1 : 0) : start + dropped + brace + 1;
     current_.endLine = lineNumber_;
     found_.push_back(std::move(current_));
     current_ = {};
+    prefix_ = {};
     state_ = State::Outside;
   }
 
@@ -128,7 +157,8 @@ class Finder {
     if (t.substr(0, kModuleLine.size()) == kModuleLine) {
       moduleLineAt_ = start + messageAt + lead;
       moduleLine_ = lineNumber_;
-    } else if (!t.empty() && t.back() == '{' && t.front() != '(') {
+    } else if (!t.empty() && t.back() == '{' && t.front() != '(' && t.front() != '}') {  // not `} else {`
+      head_ = message.substr(0, lead + t.size() - 1);
       startProgram(start + messageAt + lead, t, afterModuleLine);
     } else if (isBannerRule(t)) {
       noteBannerRule();
@@ -159,13 +189,13 @@ class Finder {
       current_.begin = moduleLineAt_;
       current_.line = moduleLine_;
     }
-    if (!label.empty()) {
-      current_.label = std::string(label);
-    } else if (bannerEndLine_ != kNone && current_.line - bannerEndLine_ <= kBannerReach) {
-      current_.label = bannerLabel_;
+    fallbackLabel_.clear();
+    if (bannerEndLine_ != kNone && current_.line - bannerEndLine_ <= kBannerReach) {
+      fallbackLabel_ = bannerLabel_;
     } else if (previousLine_ + 1 == current_.line && previousText_.back() == ':') {
-      current_.label = std::string(labelBefore(previousText_));
+      fallbackLabel_ = std::string(labelBefore(previousText_));
     }
+    current_.label = label.empty() ? fallbackLabel_ : std::string(label);
     current_.pass = passNameOf(current_.label);
     bannerEndLine_ = kNone;
     state_ = State::Candidate;
@@ -184,6 +214,9 @@ class Finder {
   size_t moduleLine_ = kNone;
   size_t lastRuleLine_ = kNone;
   std::string bannerLabel_;
+  std::string fallbackLabel_;  // the banner's or caption's label, for a program whose line has none
+  std::string_view head_;      // the candidate's line before its '{' (past a glog prefix)
+  std::string_view prefix_;    // the text every line of the program begins with, if any
   size_t bannerEndLine_ = kNone;
   std::string_view previousText_;  // the last line outside programs that was not empty
   size_t previousLine_ = kNone;
@@ -193,6 +226,21 @@ class Finder {
 
 std::vector<FoundProgram> findPrograms(std::string_view text, const std::function<void(size_t)>& scanned) {
   return Finder(text, scanned).run();
+}
+
+std::string whyNoProgram(std::string_view text) {
+  bool opensSomething = false;
+  for (size_t start = 0; start < text.size();) {
+    size_t newline = text.find('\n', start);
+    std::string_view line = text.substr(start, newline == std::string_view::npos ? text.size() - start : newline - start);
+    std::string_view t = trim(line.substr(glogPrefixLength(line)));
+    if (t.starts_with("(") && t.find(") = ") != std::string_view::npos)
+      return "its lines are op lines without a program's braces (a fragment): read them with --fragment";
+    if (!t.empty() && t.back() == '{') opensSomething = true;
+    if (newline == std::string_view::npos) break;
+    start = newline + 1;
+  }
+  return opensSomething ? "no line ending in '{' is followed by op lines" : "no line ends in '{'";
 }
 
 std::string passNameOf(std::string_view label) {

@@ -47,6 +47,11 @@ struct FoundProgram {
 std::vector<FoundProgram> findPrograms(std::string_view text,
                                        const std::function<void(size_t)>& scanned = nullptr);
 
+// Why `text` holds no program, in one line: its lines are op lines without
+// braces (read them with --fragment), no line ends in '{', or no such line is
+// followed by op lines. One pass over the text.
+std::string whyNoProgram(std::string_view text);
+
 // The pass a label names: "IRPrinting on builtin.module after X pass" and
 // "IR before X Pass" give X, "after-apply-X" gives X; otherwise "".
 std::string passNameOf(std::string_view label);

@@ -118,3 +118,68 @@ TEST_CASE("pass names in labels") {
 }
 
 }  // namespace reshardctl
+
+namespace reshardctl {
+
+namespace {
+
+std::string withPrefix(std::string_view text, std::string_view prefix) {
+  std::string out;
+  for (size_t at = 0; at < text.size();) {
+    size_t nl = text.find('\n', at);
+    out.append(prefix).append(text.substr(at, nl - at + 1));
+    at = nl + 1;
+  }
+  return out;
+}
+
+}  // namespace
+
+TEST_CASE("a prefix on every line of a program (ctest, a launcher) is found, and the label follows it") {
+  for (std::string_view prefix : {"332: ", "[rank0]: "}) {
+    CAPTURE(prefix);
+    std::string log = withPrefix(std::string("ForwardProgram is :\n") + kDump + "done\n", prefix);
+    std::vector<FoundProgram> found = findPrograms(log);
+    REQUIRE(found.size() == 1);
+    CHECK(found[0].label == "ForwardProgram is");
+    CHECK(found[0].line == 2);
+    CHECK(found[0].endLine == 9);
+    CHECK(found[0].opCount == 4);
+    CHECK(log.substr(found[0].begin, 1) == "{");
+    CHECK(log.substr(found[0].end - prefix.size() - 2, prefix.size() + 2) == std::string(prefix) + "}\n");
+  }
+  std::string labelled = withPrefix(std::string("IR before lowering = ") + kDump, "332: ");
+  std::vector<FoundProgram> found = findPrograms(labelled);
+  REQUIRE(found.size() == 1);
+  CHECK(found[0].label == "IR before lowering");
+}
+
+TEST_CASE("a glog prefix on every line, its time different on each, is found") {
+  std::string log;
+  int line = 0;
+  for (std::string_view text = kDump; !text.empty(); ++line) {
+    size_t nl = text.find('\n');
+    log += "I1201 12:00:0" + std::to_string(line) + ".123456 1234 ir_printer.cc:12] ";
+    log.append(text.substr(0, nl + 1));
+    text.remove_prefix(nl + 1);
+  }
+  std::vector<FoundProgram> found = findPrograms(log);
+  REQUIRE(found.size() == 1);
+  CHECK(found[0].opCount == 4);
+  CHECK(found[0].endLine == 8);
+  CHECK(found[0].end == log.size());
+}
+
+}  // namespace reshardctl
+
+namespace reshardctl {
+
+TEST_CASE("why a text holds no program, in one line") {
+  CHECK(whyNoProgram("hello\nworld\n") == "no line ends in '{'");
+  CHECK(whyNoProgram("config = {\nlr: 0.1\n}\n") == "no line ending in '{' is followed by op lines");
+  CHECK(whyNoProgram("I1201 12:00:00.000001 7 a.cc:1] run:\n"
+                     "    (%5) = \"pd_op.relu\" (%4) {} : (f32) -> f32\n")
+            .find("--fragment") != std::string::npos);
+}
+
+}  // namespace reshardctl

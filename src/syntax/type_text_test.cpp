@@ -32,3 +32,18 @@ TEST_CASE("type text: an error in a vec element points at the element") {
 }
 
 }  // namespace reshardctl
+
+namespace reshardctl {
+
+TEST_CASE("type text: a tensor of the null dtype (BasicIrPrinter::PrintType) reads, shape kept") {
+  StringPool strings;
+  TypeTable types(strings);
+  const Type* type = readType(types, "builtin.tensor<0x<<NULL TYPE>>>", 0);
+  REQUIRE(type != nullptr);
+  CHECK(type->isTensor());
+  CHECK(type->dtype == "<<NULL TYPE>>");
+  CHECK(type->dims.size() == 1);
+  CHECK(type->text == "builtin.tensor<0x<<NULL TYPE>>>");
+}
+
+}  // namespace reshardctl

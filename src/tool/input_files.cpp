@@ -59,6 +59,9 @@ void addInputFlags(CLI::App& command, InputSelection& inputs, const char* help) 
       ->default_str("-");
   command.add_flag("-r,--recursive", inputs.recursive,
                    "Read every file under the directories given whose name matches *.ir, *.log or --glob");
+  command.add_flag("--fragment", inputs.fragment,
+                   "Read text that is not a braced program as op lines: ops without braces, one op alone, "
+                   "elision lines ('...') kept; values used and not defined are external inputs");
   command.add_option("--glob", inputs.globs,
                      "With -r: read the files whose name matches this pattern instead (repeatable)")
       ->allow_extra_args(false);
@@ -154,14 +157,16 @@ const FoundProgram* choose(const std::vector<FoundProgram>& found, const std::st
 
 // Parses and verifies `program` of `source` (nullptr: the whole file).
 LoadedProgram parseFound(std::shared_ptr<SourceFile> source, const FoundProgram* program, size_t index,
-                         DiagnosticEngine& diagnostics) {
+                         DiagnosticEngine& diagnostics, bool fragment) {
   LoadedProgram loaded;
   loaded.source = std::move(source);
   diagnostics.setSource(loaded.source.get());
   loaded.begin = program ? program->begin : 0;
   loaded.end = program ? program->end : loaded.source->text().size();
   loaded.index = index;
-  ParseResult parsed = parseProgram(*loaded.source, diagnostics, loaded.begin, loaded.end);
+  ParseOptions options;
+  options.fragment = fragment;
+  ParseResult parsed = parseProgram(*loaded.source, diagnostics, loaded.begin, loaded.end, options);
   loaded.denselyNumbered = parsed.denselyNumbered;
   if (std::optional<size_t> missing = loaded.source->truncatedAt()) {
     // What was parsed is not the file: errors about its zeros would mislead.
@@ -189,9 +194,10 @@ LoadedProgram failedLoad(std::shared_ptr<SourceFile> source, int failure) {
 
 }  // namespace
 
-std::shared_ptr<const InputFile> readInput(const std::string& path) {
+std::shared_ptr<const InputFile> readInput(const std::string& path, bool fragment) {
   auto file = std::make_shared<InputFile>();
   file->path = path;
+  file->fragment = fragment;
   std::optional<size_t> limit = inputLimit(&file->error);
   std::optional<SourceFile> source;
   if (limit) source = SourceFile::load(path, &file->error, {*limit});
@@ -229,14 +235,15 @@ InputProgram InputProgram::chosen(std::shared_ptr<const InputFile> file, const s
 LoadedProgram loadProgram(const InputProgram& input, DiagnosticEngine& diagnostics) {
   const InputFile& file = *input.file;
   if (reportReadFailure(file, diagnostics)) return failedLoad(file.source, file.failure);
-  if (input.index > 0) return parseFound(file.source, &file.programs[input.index - 1], input.index, diagnostics);
+  if (input.index > 0)
+    return parseFound(file.source, &file.programs[input.index - 1], input.index, diagnostics, file.fragment);
   diagnostics.setSource(file.source.get());
   // No program found: parse the whole file, so a broken dump is diagnosed.
-  if (file.programs.empty()) return parseFound(file.source, nullptr, 0, diagnostics);
+  if (file.programs.empty()) return parseFound(file.source, nullptr, 0, diagnostics, file.fragment);
   const FoundProgram* chosen = choose(file.programs, input.selector, *file.source, diagnostics);
   if (!chosen) return failedLoad(file.source, kExitUsage);
   const size_t index = file.programs.size() > 1 ? static_cast<size_t>(chosen - file.programs.data()) + 1 : 0;
-  return parseFound(file.source, chosen, index, diagnostics);
+  return parseFound(file.source, chosen, index, diagnostics, file.fragment);
 }
 
 LoadedProgram loadProgram(const std::string& path, DiagnosticEngine& diagnostics, const std::string& selector) {
@@ -292,7 +299,7 @@ InputRun forEachInput(const std::vector<std::string>& files, const InputSelectio
   InputRun run;
   run.files = files.size();
   for (const std::string& path : files) {
-    std::vector<InputProgram> programs = inputsOf(readInput(path), inputs.program, inTurn);
+    std::vector<InputProgram> programs = inputsOf(readInput(path, inputs.fragment), inputs.program, inTurn);
     const bool named = files.size() > 1 || programs.size() > 1;
     for (InputProgram& program : programs) {
       program.oneOfSeveral = named;

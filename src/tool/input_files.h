@@ -41,6 +41,7 @@ struct InputSelection {
   bool recursive = false;
   std::vector<std::string> globs;  // file-name patterns under -r; empty = *.ir and *.log
   std::string program;             // --program N|TEXT, where the command takes it; "" = none given
+  bool fragment = false;           // --fragment: op lines without braces (docs/format.md, "Fragments")
 };
 
 // The positional `inputs...` (default '-'), -r/--recursive and --glob.
@@ -67,11 +68,12 @@ struct InputFile {
   int failure = kExitOk;               // the exit code when it could not be read whole
   std::string error;                   // why
   std::optional<size_t> errorAt;       // where reading stopped (too large, endless or binary)
+  bool fragment = false;               // --fragment: what is not a braced program is op lines
 };
 
 // Reads `path` ("-" = stdin) and finds its programs; never throws for a file
 // that cannot be read (see `failure`).
-std::shared_ptr<const InputFile> readInput(const std::string& path);
+std::shared_ptr<const InputFile> readInput(const std::string& path, bool fragment = false);
 
 // Whether `file` could not be read; if so its reason goes to `diagnostics`.
 bool reportReadFailure(const InputFile& file, DiagnosticEngine& diagnostics);

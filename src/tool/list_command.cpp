@@ -67,8 +67,7 @@ int runList(const ListOptions& options, Reporter& reporter) {
         const std::vector<FoundProgram>& programs = input.file->programs;
         int status = kExitOk;
         if (programs.empty()) {
-          diagnostics.error("no program found in '" + source->name() +
-                            "': expected a line ending in '{' followed by op lines")
+          diagnostics.error("no program found in '" + source->name() + "': " + whyNoProgram(source->text()))
               .code = kNoProgramCode;
           status = kExitBadInput;
         }

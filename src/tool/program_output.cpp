@@ -17,9 +17,11 @@ using Put = std::function<bool(std::string_view)>;
 // file is `program` printed: its callers print it without this.)
 bool putFileWithProgram(const Program& program, const LoadedProgram& loaded, const Put& put) {
   std::string_view text = loaded.source->text();
-  std::string printed = printProgramToString(program);
+  // The text before the program holds its first line's prefix already.
+  std::string printed = printProgramToString(program, PrintOptions{.firstLinePrefix = false});
   // The closing line went on (`}  // end`): the rest follows the '}'.
-  if (text[loaded.end - 1] != '\n') printed.pop_back();
+  if (text[loaded.end - 1] != '\n')
+    while (printed.back() == '\n' || printed.back() == '\r') printed.pop_back();
   return put(text.substr(0, loaded.begin)) && put(printed) && put(text.substr(loaded.end));
 }
 

@@ -72,9 +72,10 @@ class Renderer {
     std::iota(numbers.begin(), numbers.end(), 0);
     std::mt19937_64 rng(options_.renameSeed);
     if (options_.renameValues) std::shuffle(numbers.begin(), numbers.end(), rng);
+    // Renamed: numbers shuffled, which print renumbered (a name that is not
+    // digits would be a printer alias, printed as read: docs/format.md).
     for (size_t i = 0; i < results.size(); ++i)
-      rendered_.valueName[static_cast<size_t>(results[i])] =
-          (options_.renameValues ? "%v" : "%") + std::to_string(numbers[i]);
+      rendered_.valueName[static_cast<size_t>(results[i])] = "%" + std::to_string(numbers[i]);
   }
 
   const TensorType& typeOf(int value) const { return program_.values[static_cast<size_t>(value)].type; }
