@@ -1,0 +1,118 @@
+#!/usr/bin/env bash
+# Output paths opened as the shell's `>` would, and -r reading only the tree
+# (SECURITY.md), one case per ctest (tests/security/tests.cmake), run from the
+# repository root:
+#   hostile_files.sh TOOL CASE
+# Cases that need another user run as nobody when root (setpriv), else as
+# ourselves; a case that cannot be set up here says SKIP (ctest skips it).
+set -u
+tool=$(realpath "$1") case=$2
+work=$(mktemp -d) && trap 'chmod -R u+rwx "$work"; rm -rf "$work"' EXIT
+chmod 755 "$work"
+source "$(dirname "$0")/../golden_lib.sh"
+seed=$(realpath samples/seed_mlp_before.ir)
+skip() { echo "SKIP: $*"; exit 77; }
+# as_other CMD...: the command as a user without root's powers.
+as_other() {
+  if [ "$(id -u)" -ne 0 ]; then "$@"; return; fi
+  command -v setpriv >/dev/null || skip "root without setpriv"
+  setpriv --reuid=nobody --regid=nogroup --clear-groups "$@"
+}
+other_uid() { [ "$(id -u)" -ne 0 ] && id -u || id -u nobody; }
+
+case $case in
+  output-planted-link-root)  # a link planted by another user in a sticky folder is not followed (as root too)
+    [ "$(id -u)" -eq 0 ] || skip "needs root to plant a link as another user"
+    mkdir -m 1777 "$work/sticky"; echo "root's file" >"$work/victim"
+    ln -s "$work/victim" "$work/sticky/out.ir"; chown -h nobody "$work/sticky/out.ir"
+    "$tool" print "$seed" -o "$work/sticky/out.ir" 2>"$work/err"
+    [ $? -eq 2 ] || fail "writing through the planted link did not exit 2"
+    [ "$(cat "$work/victim")" = "root's file" ] || fail "the link's target was replaced"
+    grep -q "cannot write .*Permission denied" "$work/err" || fail "no reason given: $(cat "$work/err")"
+    ;;
+  output-planted-link-user)  # the same as an ordinary user, against a link owned by root; our own link is followed
+    mkdir -m 1777 "$work/sticky"; mkdir -m 777 "$work/open"  # the target's folder: a rename there would succeed
+    echo "root's file" >"$work/open/victim"; chmod 666 "$work/open/victim"
+    ln -s "$work/open/victim" "$work/sticky/planted.ir"
+    # The link's owner (root) is neither the writer nor the folder's owner (a third user).
+    [ "$(id -u)" -eq 0 ] || skip "cannot plant a link as another user without root"
+    chown 12345 "$work/sticky"
+    as_other "$tool" print "$seed" -o "$work/sticky/planted.ir" 2>/dev/null
+    [ $? -eq 2 ] || fail "writing through another user's link did not exit 2"
+    [ "$(cat "$work/open/victim")" = "root's file" ] || fail "the link's target was replaced"
+    "$tool" print "$seed" -o "$work/open/own.ir" && ln -s "$work/open/own.ir" "$work/sticky/mine.ir"
+    [ "$(id -u)" -ne 0 ] || { chown nobody "$work/open/own.ir"; chown -h nobody "$work/sticky/mine.ir"; }
+    as_other "$tool" print "$seed" -o "$work/sticky/mine.ir" || fail "writing through our own link exited $?"
+    ;;
+  output-read-only-refused)  # a 0444 file we own is refused, as `>` refuses it, whatever its group
+    "$tool" print "$seed" -o "$work/ro.ir" && echo "kept" >"$work/ro.ir" && chmod 444 "$work/ro.ir"
+    chown "$(other_uid)" "$work/ro.ir"
+    as_other "$tool" print "$seed" -o "$work/ro.ir" 2>"$work/err"
+    [ $? -eq 2 ] || fail "-o onto a read-only file did not exit 2"
+    [ "$(cat "$work/ro.ir")" = kept ] || fail "the read-only file was replaced"
+    grep -q "cannot write .*Permission denied" "$work/err" || fail "no reason given: $(cat "$work/err")"
+    cp "$seed" "$work/in.ir" && chmod 444 "$work/in.ir" && chown "$(other_uid)" "$work/in.ir"
+    as_other "$tool" apply --in-place "$work/in.ir" 2>/dev/null
+    [ $? -eq 2 ] || fail "-i on a read-only file did not exit 2"
+    cmp -s "$seed" "$work/in.ir" || fail "-i replaced a read-only file"
+    ;;
+  output-read-only-folder)  # a writable file in a folder we may not create in is written in place, as `>` does
+    mkdir "$work/ro" && echo old >"$work/ro/out.ir" && chmod 666 "$work/ro/out.ir"
+    if [ "$(id -u)" -eq 0 ]; then chown nobody "$work/ro/out.ir"; chown nobody "$work/ro"; fi
+    chmod 555 "$work/ro"
+    as_other "$tool" print "$seed" -o "$work/ro/out.ir" || fail "-o into a read-only folder exited $?"
+    "$tool" print "$seed" -o "$work/expected.ir"
+    same "$work/expected.ir" "$work/ro/out.ir" "the file written in place"
+    [ "$(ls -A "$work/ro")" = out.ir ] || fail "something else was left in the folder"
+    ;;
+  walk-links-stay-inside)  # -r reads no link leaving the tree, no FIFO or /proc file; a link inside is read
+    mkdir -p "$work/tree/sub" "$work/outside"
+    cp "$seed" "$work/tree/a.ir"
+    printf 'TOKEN=hunter2\n' >"$work/outside/creds.ir"
+    ln -s ../../outside/creds.ir "$work/tree/sub/leak.ir"
+    ln -s /proc/self/environ "$work/tree/env.ir"
+    ln -s /proc/kmsg "$work/tree/kmsg.ir"
+    ln -s a.ir "$work/tree/inside.ir"
+    mkfifo "$work/tree/fifo.ir"
+    ln -s "$work/outside" "$work/tree/dirlink"
+    SECRET_FOR_TEST=hunter2 timeout 20 "$tool" verify -r "$work/tree" >"$work/out" 2>&1
+    status=$?
+    [ $status -ne 124 ] || fail "-r hung on a special file"
+    [ $status -eq 0 ] || { cat "$work/out"; fail "-r exited $status"; }
+    ! grep -q hunter2 "$work/out" || fail "a file outside the tree reached the output"
+    grep -q "inside.ir: ok" "$work/out" || fail "the link inside the tree was not read"
+    grep -q "verified 2 files" "$work/out" || { cat "$work/out"; fail "not exactly a.ir and inside.ir read"; }
+    "$tool" verify "$work/tree/sub/leak.ir" >/dev/null 2>&1
+    [ $? -eq 1 ] || fail "a link named on the command line is not read"
+    ;;
+  walk-unreadable-folder)  # an unreadable folder under -r is reported and the run exits 2
+    mkdir -p "$work/tree/locked" && cp "$seed" "$work/tree/a.ir" && chmod 000 "$work/tree/locked"
+    as_other "$tool" verify -r "$work/tree" >"$work/out" 2>&1
+    status=$?
+    [ $status -eq 2 ] || { cat "$work/out"; fail "an unreadable folder exited $status, not 2"; }
+    grep -q "cannot read directory '.*locked': Permission denied" "$work/out" || { cat "$work/out"; fail "not reported"; }
+    grep -q "a.ir: ok" "$work/out" || fail "the readable file was not read"
+    ;;
+  walk-deep-tree)  # 8,000 levels: fast, in memory linear in the depth (under a 200 MB limit), no crash
+    python3 -c '
+import os, sys
+fd = os.open(sys.argv[1], os.O_RDONLY)
+for _ in range(8000):
+    os.mkdir("a", dir_fd=fd); below = os.open("a", os.O_RDONLY, dir_fd=fd); os.close(fd); fd = below
+' "$work" || skip "cannot build a deep tree here"
+    cp "$seed" "$work/top.ir"
+    (ulimit -v 400000; timeout 20 "$tool" verify -r "$work" >"$work/out" 2>"$work/err"; echo $? >"$work/status")
+    status=$(cat "$work/status")
+    [ "$status" -lt 124 ] || fail "-r on a deep tree ran out of time or memory (status $status)"
+    [ "$status" -eq 0 ] || [ "$status" -eq 2 ] || fail "-r on a deep tree exited $status"
+    grep -q "top.ir: ok" "$work/err" || { head -c 400 "$work/err"; fail "the file at the top was not read"; }
+    ! grep -q "terminate called" "$work/err" || fail "-r aborted"
+    ;;
+  walk-one-file-status)  # -r over a folder holding one file prints its status line
+    mkdir "$work/one" && cp "$seed" "$work/one/only.ir"
+    "$tool" verify -r "$work/one" 2>"$work/err" || fail "verify -r exited $?"
+    grep -q "only.ir: ok" "$work/err" || { cat "$work/err"; fail "no status line for the one file"; }
+    ;;
+  *) fail "unknown case $case" ;;
+esac
+echo PASS
