@@ -113,6 +113,23 @@ for _ in range(8000):
     "$tool" verify -r "$work/one" 2>"$work/err" || fail "verify -r exited $?"
     grep -q "only.ir: ok" "$work/err" || { cat "$work/err"; fail "no status line for the one file"; }
     ;;
+  validate-budget)  # a loop of 9,999 512x512 matmuls and one huge matmul are refused fast, with the figure
+    loop=tests/golden/validate/while_loop.ir
+    # The loop's body becomes one replicated 512x512 matmul, run 9,999 times.
+    sed -e 's/\[0,-1\]/[-1,-1]/g; s/4x8xf32/512x512xf32/g; s/\[4,8\]/[512,512]/; s/value:(Float)3}/value:(Float)9999}/' \
+        -e 's/"pd_op.scale" (%arg_1) {bias:(Float)1,bias_after_scale:true,/"pd_op.matmul" (%arg_1, %arg_1) {transpose_x:false,transpose_y:false,/' \
+        -e 's/operand(0):{dims_maping:\[-1,-1\]},result(0):{dims_maping:\[-1,-1\]}},scale:(Float)0.5,stop_gradient:\[false\]} : (pd_dist.tensor<512x512xf32, mesh_shape:\[2\],dims_mappings:\[-1,-1\]>) ->/operand(0):{dims_maping:[-1,-1]},operand(1):{dims_maping:[-1,-1]},result(0):{dims_maping:[-1,-1]}},stop_gradient:[false]} : (pd_dist.tensor<512x512xf32, mesh_shape:[2],dims_mappings:[-1,-1]>, pd_dist.tensor<512x512xf32, mesh_shape:[2],dims_mappings:[-1,-1]>) ->/' \
+        "$loop" >"$work/matmul_loop.ir"
+    grep -q '"pd_op.matmul" (%arg_1, %arg_1)' "$work/matmul_loop.ir" || fail "the test program was not made"
+    timeout 30 "$tool" validate "$work/matmul_loop.ir" 2>"$work/err"
+    [ $? -eq 2 ] || { cat "$work/err"; fail "the matmul loop was not refused (exit 2)"; }
+    grep -q "passed --max-work=2000000000" "$work/err" || { cat "$work/err"; fail "no figure given"; }
+    sed 's/512/11585/g; s/value:(Float)9999}/value:(Float)1}/' "$work/matmul_loop.ir" >"$work/huge.ir"
+    timeout 10 "$tool" validate --max-work 0 "$work/huge.ir" 2>"$work/err"
+    [ $? -eq 2 ] || { cat "$work/err"; fail "an 11585x11585 matmul was not refused up front"; }
+    grep -q "more than --max-memory=" "$work/err" || { cat "$work/err"; fail "no memory figure given"; }
+    "$tool" validate "$loop" >/dev/null || fail "an ordinary loop is refused"
+    ;;
   *) fail "unknown case $case" ;;
 esac
 echo PASS
