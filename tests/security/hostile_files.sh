@@ -130,6 +130,30 @@ for _ in range(8000):
     grep -q "more than --max-memory=" "$work/err" || { cat "$work/err"; fail "no memory figure given"; }
     "$tool" validate "$loop" >/dev/null || fail "an ordinary loop is refused"
     ;;
+  diff-log-hunks-numbered)  # diff -u --program 1 --program 2 LOG numbers hunks by the log's lines
+    { echo "I1201 a log line"; echo "IR before = "; cat "$seed"; echo "I1201 between"; echo "IR after = ";
+      cat samples/seed_mlp_after.ir; } >"$work/run.log"
+    (cd "$work" && "$tool" diff -u --program 1 --program 2 run.log >p.diff)
+    [ $? -eq 1 ] || fail "diff -u of two different programs did not exit 1"
+    grep -qx '@@ -10,21 +40,23 @@' "$work/p.diff" || { grep '^@@' "$work/p.diff"; fail "the hunk is not numbered by the log's lines"; }
+    head -31 "$work/run.log" >"$work/first.log"  # the log up to the first program's end
+    (cd "$work" && sed 's|run.log|first.log|' p.diff | patch -p0 --verbose >patch.out 2>&1) ||
+      { cat "$work/patch.out"; fail "patch rejects the diff"; }
+    grep -q "succeeded at 10" "$work/patch.out" || { cat "$work/patch.out"; fail "patch did not apply at line 10"; }
+    ! grep -q "offset" "$work/patch.out" || { cat "$work/patch.out"; fail "patch needed an offset"; }
+    ;;
+  diff-pairs-at-every-size)  # 2,000 and 100,000 ops whose attributes all changed: "N changed", never removed + added
+    for n in 2000 100000; do
+      for tag in 1 2; do
+        { echo '{'; echo '    (%0) = "pd_op.data" () {name:"x",stop_gradient:[true]} : () -> builtin.tensor<4xf32>'
+          awk -v n=$n -v t=$tag 'BEGIN { for (i = 1; i < n; i++) printf "    (%%%d) = \"pd_op.relu\" (%%%d) {k:%d,stop_gradient:[false]} : (builtin.tensor<4xf32>) -> builtin.tensor<4xf32>\n", i, i - 1, t }'
+          echo '}'; } >"$work/$tag.ir"
+      done
+      "$tool" diff "$work/1.ir" "$work/2.ir" >"$work/out"
+      head -1 "$work/out" | grep -qx "0 ops added, 0 removed, $((n - 1)) changed ($n ops -> $n ops)" ||
+        { head -1 "$work/out"; fail "$n ops are not paired as changed"; }
+    done
+    ;;
   *) fail "unknown case $case" ;;
 esac
 echo PASS
