@@ -154,6 +154,16 @@ for _ in range(8000):
         { head -1 "$work/out"; fail "$n ops are not paired as changed"; }
     done
     ;;
+  usage-error-formats)  # a usage error is written as --error-format says: one JSON record, a SARIF log
+    "$tool" verify --bogus --error-format=json "$seed" 2>"$work/err"
+    [ $? -eq 2 ] || fail "a usage error did not exit 2"
+    python3 -c 'import json,sys; r=json.loads(open(sys.argv[1]).read()); assert r["code"]=="tool-error" and "--bogus" in r["message"]' \
+      "$work/err" || { cat "$work/err"; fail "not one JSON record"; }
+    "$tool" verify --error-format sarif --bogus "$seed" 2>"$work/err"
+    [ $? -eq 2 ] || fail "a usage error did not exit 2"
+    python3 -c 'import json,sys; d=json.load(open(sys.argv[1])); assert "--bogus" in str(d["runs"][0]["invocations"])' \
+      "$work/err" || { cat "$work/err"; fail "not a SARIF log naming the flag"; }
+    ;;
   *) fail "unknown case $case" ;;
 esac
 echo PASS
