@@ -16,3 +16,7 @@ foreach(case output-planted-link-root output-planted-link-user output-read-only-
            WORKING_DIRECTORY ${CMAKE_SOURCE_DIR})
   set_tests_properties(security.files.${case} PROPERTIES SKIP_RETURN_CODE 77)
 endforeach()
+
+# Every printer fed seeded hostile names, labels and op names keeps its format's invariants.
+add_test(NAME security.printers.fuzz
+         COMMAND ${Python3_EXECUTABLE} ${CMAKE_SOURCE_DIR}/tests/security/printer_fuzz.py $<TARGET_FILE:reshardctl> 24)
