@@ -251,7 +251,7 @@ SubcommandRunner defineValidate(CLI::App& command, ReportingOptions& reporting) 
   command.add_option("--atol", validate.atol, "Absolute tolerance (default: by element type)")
       ->check(nonNegativeNumber());
   command.add_option("--max-work", validate.budget.maxWork,
-                     "Refuse a program needing more element operations than this (0 = no limit; interp/work_budget.h)")
+                     "Refuse a program needing more element operations than this: each op run costs its result elements (times a matmul's contracted size) plus 1000, twice (0 = no limit)")
       ->check(unsignedInteger())
       ->capture_default_str();
   command.add_option("--max-memory", validate.budget.maxMemoryBytes,
