@@ -102,6 +102,7 @@ void Interpreter::runBlock(const Block& block) {
 }
 
 void Interpreter::runOp(const Operation& op) {
+  meter_.charge(op);  // every run, so a loop that repeats past the budget stops here
   const Status enclosing = current_;  // a region op's status goes on after its blocks
   current_ = Status::None;
   dispatch(op);
@@ -470,6 +471,7 @@ std::string Interpreter::name(const Value* value) const {
 }
 
 ValidationOutcome validateProgram(const Program& program, ExecutionBackend& backend, const ValidateOptions& options) {
+  checkBudgetUpFront(program, options.budget, options.dynamicDim);
   return Interpreter(program, backend, options).run();
 }
 

@@ -72,6 +72,7 @@ class Interpreter {
   size_t inputCounter_ = 0;
   bool stopped_ = false;
   ValidationOutcome outcome_;
+  WorkMeter meter_{options_.budget, options_.dynamicDim};
   Status current_ = Status::None;
   // Top-level ops run once: their statuses are only counted. Ops in regions
   // may run again (a loop body): kept by op, so each counts once.

@@ -23,6 +23,7 @@
 
 #include "exec/execution_backend.h"
 #include "interp/tensor.h"
+#include "interp/work_budget.h"
 #include "ir/ir.h"
 #include "reshard/cost_model.h"
 
@@ -34,6 +35,7 @@ struct ValidateOptions {
   std::optional<double> rtol, atol;    // replace the per-dtype tolerances (tolerance.h)
   bool all = false;                    // go on after a divergence
   int64_t maxLoopIterations = 10000;   // a pd_op.while running longer is not simulated
+  WorkBudget budget;                   // --max-work, --max-memory (work_budget.h)
   CostModel costs;                     // for planning the reshards
   // How diagnostics name a value ("%9"); the tool numbers them as the input does.
   std::function<std::string(const Value*)> nameOf;
@@ -73,7 +75,9 @@ struct ValidationOutcome {
   std::vector<Divergence> divergences;
 };
 
-// Throws BackendError when the backend fails (the run cannot go on).
+// Throws BackendError when the backend fails (the run cannot go on), and a
+// usage Failure when the program exceeds options.budget (up front, or at the
+// op run that passes it).
 ValidationOutcome validateProgram(const Program& program, ExecutionBackend& backend, const ValidateOptions& options);
 
 }  // namespace reshardctl

@@ -5,6 +5,7 @@
 #include "interp/validation_report.h"
 #include "passes/partition_pass.h"
 #include "syntax/printer.h"
+#include "support/failure.h"
 #include "syntax/testing.h"
 
 namespace reshardctl {
@@ -92,6 +93,29 @@ TEST_CASE("a while loop runs its body until its replicated condition fails") {
   const Validated cut = validateFile("tests/golden/validate/while_loop.ir", false, short_loop);
   REQUIRE(cut.outcome.notSimulated.size() == 1);
   CHECK(cut.outcome.notSimulated[0].op == "pd_op.while");
+}
+
+// The usage Failure validating `path` under `budget` throws ("" when none).
+std::string budgetRefusal(const std::string& path, const WorkBudget& budget) {
+  ValidateOptions options;
+  options.budget = budget;
+  try {
+    validateFile(path, false, options);
+  } catch (const Failure& failure) {
+    CHECK(failure.kind == FailureKind::Usage);
+    return failure.message;
+  }
+  return "";
+}
+
+TEST_CASE("the work budget refuses up front, or stops the loop that repeats past it; memory up front") {
+  const std::string loop = "tests/golden/validate/while_loop.ir";
+  CHECK(budgetRefusal(loop, WorkBudget{}).empty());
+  // 11 ops once each: about 2,000 units an op (the fixed cost of a run), so 10,000 is refused up front.
+  CHECK(budgetRefusal(loop, WorkBudget{10'000, 0}).find("each run once, need") != std::string::npos);
+  // Enough for each op once, not for the loop's 3 iterations of 4 ops.
+  CHECK(budgetRefusal(loop, WorkBudget{30'000, 0}).find("again: loops repeat it") != std::string::npos);
+  CHECK(budgetRefusal(loop, WorkBudget{0, 100}).find("more than --max-memory=100") != std::string::npos);
 }
 
 TEST_CASE("tolerances can be widened until a divergence passes") {

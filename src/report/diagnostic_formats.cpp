@@ -42,10 +42,22 @@ const char* githubCommandName(Severity severity) {
 // SARIF's result levels happen to be our severity names.
 Json sarifMessage(const std::string& text) { return {{"text", text}}; }
 
-Json sarifLocation(const SourceFile& source, const DiagnosticPlace& place) {
+// The code-point column of byte column `column` (both from 1) on `line`: the
+// run says columnKind unicodeCodePoints, so a UTF-8 sequence counts once
+// (each byte that does not continue a sequence starts a code point).
+size_t codePointColumn(std::string_view line, size_t column) {
+  const std::string_view before = line.substr(0, std::min(line.size(), column - 1));
+  size_t points = 1 + (column - 1 - before.size());  // past the line's end: one column a byte
+  for (unsigned char byte : before) points += (byte & 0xC0) != 0x80;
+  return points;
+}
+
+Json sarifLocation(const SourceFile& source, const Diagnostic& d, const DiagnosticPlace& place) {
+  const std::string_view line = source.lineAt(d.offset);
   return {{"physicalLocation",
            {{"artifactLocation", {{"uri", sarifUri(source.name())}}},
-            {"region", {{"startLine", place.line}, {"startColumn", place.column}, {"endColumn", place.endColumn}}}}}};
+            {"region", {{"startLine", place.line}, {"startColumn", codePointColumn(line, place.column)},
+                        {"endColumn", codePointColumn(line, place.endColumn)}}}}}};
 }
 
 struct Rule {
@@ -135,12 +147,12 @@ void SarifConsumer::consume(const SourceFile* source, const std::vector<const Di
     Json result = {{"ruleId", d->code.empty() ? "invalid-program" : d->code},
                    {"level", severityName(d->severity)},
                    {"message", sarifMessage(d->message)},
-                   {"locations", Json::array({sarifLocation(*source, place)})}};
+                   {"locations", Json::array({sarifLocation(*source, *d, place)})}};
     Json related = Json::array();
     for (const Diagnostic& note : d->notes) {
       DiagnosticPlace notePlace;
       if (!placeOf(source, note, &notePlace)) continue;
-      Json location = sarifLocation(*source, notePlace);
+      Json location = sarifLocation(*source, note, notePlace);
       location["id"] = related.size();
       location["message"] = sarifMessage(note.message);
       related.push_back(std::move(location));

@@ -53,6 +53,20 @@ TEST_CASE("SARIF: located diagnostics are results, the rest notifications") {
   CHECK(namesTheRule);
 }
 
+TEST_CASE("SARIF columns count code points, as its columnKind says; the other formats count bytes") {
+  // "é" and "→" before the op name: 2 and 3 bytes, one code point each.
+  const SourceFile text = SourceFile::fromString("u.ir", "{\n  \xc3\xa9\xe2\x86\x92 (%0) = \"a.b\" () {} : () -> f32\n}\n");
+  const Diagnostic d{Severity::Error, 10, 2, "m", {}, "syntax-error"};  // "(%": 2 blanks, 5 bytes, a blank before
+  SarifConsumer sarif("9.9");
+  sarif.consume(&text, {&d});
+  const nlohmann::ordered_json log = sarif.document();
+  const auto& region = log["runs"][0]["results"][0]["locations"][0]["physicalLocation"]["region"];
+  CHECK(log["runs"][0]["columnKind"] == "unicodeCodePoints");
+  CHECK(region["startColumn"] == 6);
+  CHECK(region["endColumn"] == 8);
+  CHECK(diagnosticJson(&text, d)["col"] == 9);  // JSON lines and GitHub: bytes, as documented
+}
+
 TEST_CASE("SARIF URIs: relative paths stay relative, absolute ones are file URIs") {
   CHECK(sarifUri("samples/seed.ir") == "samples/seed.ir");
   CHECK(sarifUri("/tmp/x y.ir") == "file:///tmp/x%20y.ir");

@@ -204,16 +204,23 @@ Json planJson(const std::vector<ReshardReport>& reports, const CostModel& costs,
   return json;
 }
 
+namespace {
+
+// One value on one line; bytes that are not UTF-8 (a file name, a label) become U+FFFD, as in every JSON we write.
+std::string compact(const Json& value) { return value.dump(-1, ' ', false, Json::error_handler_t::replace); }
+
+}  // namespace
+
 std::string planJsonText(const std::vector<ReshardReport>& reports, const CostModel& costs,
                          const PlanSource& source) {
   const Json json = planJson(reports, costs, source);
   std::string text = "{";
   for (const char* key : {"format", "version", "source", "lines"})
-    if (json.contains(key)) text += fmt::format("\"{}\":{},", key, json[key].dump());
+    if (json.contains(key)) text += fmt::format("\"{}\":{},", key, compact(json[key]));
   text += "\n\"reshards\":[";
   const Json& list = json["reshards"];
-  for (size_t i = 0; i < list.size(); ++i) text += (i == 0 ? "\n" : ",\n") + list[i].dump();
-  text += "\n],\n\"total\":" + json["total"].dump() + ",\n\"cost_model\":" + json["cost_model"].dump() + "}\n";
+  for (size_t i = 0; i < list.size(); ++i) text += (i == 0 ? "\n" : ",\n") + compact(list[i]);
+  text += "\n],\n\"total\":" + compact(json["total"]) + ",\n\"cost_model\":" + compact(json["cost_model"]) + "}\n";
   return text;
 }
 

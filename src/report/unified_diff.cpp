@@ -102,8 +102,9 @@ class HunkWriter {
       body += fmt::format("{}{}{}{}\n", color, static_cast<char>(line.edit), content, *color ? palette_.reset() : "");
       if (!newline) body += "\\ No newline at end of file\n";
     }
-    return fmt::format("{}@@ -{} +{} @@{}\n", palette_(Ink::DiffHunk), rangeText(script[first].before, beforeCount),
-                       rangeText(script[first].after, afterCount), palette_.reset()) +
+    return fmt::format("{}@@ -{} +{} @@{}\n", palette_(Ink::DiffHunk),
+                       rangeText(script[first].before + options_.beforeFirstLine - 1, beforeCount),
+                       rangeText(script[first].after + options_.afterFirstLine - 1, afterCount), palette_.reset()) +
            body;
   }
 

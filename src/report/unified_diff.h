@@ -20,6 +20,9 @@ namespace reshardctl {
 struct UnifiedDiffOptions {
   size_t context = 3;  // unchanged lines around each change
   bool color = false;  // ANSI colours for a terminal
+  // The line numbers of each text's first line in the file its header names
+  // (a program in a log starts further down): hunks are numbered by the file.
+  size_t beforeFirstLine = 1, afterFirstLine = 1;
 };
 
 // The diff turning `before` into `after` under the headers

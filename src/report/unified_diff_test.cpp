@@ -81,6 +81,15 @@ TEST_CASE("a changed line with context, as diff -u writes it") {
         "--- a.ir\n+++ b.ir\n@@ -2,7 +2,7 @@\n 2\n 3\n 4\n-5\n+five\n 6\n 7\n 8\n");
 }
 
+TEST_CASE("texts that start further down their file (a log's programs) are numbered by the file's lines") {
+  UnifiedDiffOptions options;
+  options.beforeFirstLine = 10;
+  options.afterFirstLine = 40;
+  CHECK(unifiedDiff("1\n2\n3\n4\n5\n6\n7\n8\n", "1\n2\n3\n4\nfive\n6\n7\n8\n", "run.log", "run.log", options) ==
+        "--- run.log\n+++ run.log\n@@ -11,7 +41,7 @@\n 2\n 3\n 4\n-5\n+five\n 6\n 7\n 8\n");
+  CHECK(unifiedDiff("", "a\n", "x", "x", options) == "--- x\n+++ x\n@@ -9,0 +40 @@\n+a\n");
+}
+
 TEST_CASE("an empty side names the line before it; one line has no count") {
   CHECK(unifiedDiff("", "a\nb\n", "x", "x") == "--- x\n+++ x\n@@ -0,0 +1,2 @@\n+a\n+b\n");
   CHECK(unifiedDiff("a\n", "", "x", "x") == "--- x\n+++ x\n@@ -1 +0,0 @@\n-a\n");

@@ -20,4 +20,14 @@ std::string describeFound(const char* current, const char* end) {
   return fmt::format(", found '{}'", std::string_view(current, static_cast<size_t>(stop - current)));
 }
 
+std::string errorText(std::string_view message, const char* current, const char* end) {
+  constexpr std::string_view kListNext = "expected ',' or ";
+  if (message.substr(0, kListNext.size()) != kListNext || current >= end || *current != ',')
+    return std::string(message) + describeFound(current, end);
+  // "expected ',' or ')' in the operand list": what follows the closer names the list.
+  const size_t closer = message.find('\'', kListNext.size() + 1);
+  const std::string_view list = closer == std::string_view::npos ? "" : message.substr(closer + 1);
+  return fmt::format("expected an item after ','{}", list) + describeFound(current + 1, end);
+}
+
 }  // namespace reshardctl

@@ -109,6 +109,9 @@ template<> inline constexpr auto error_message< d::chunk_id_value > = "expected 
 
 // What the input holds at a failure point, for "..., found X" in messages.
 std::string describeFound(const char* current, const char* end);
+// `message` and what was found; a list's "expected ',' or ..." failing at a
+// ',' is a dangling comma, said as "expected an item after ',' in ..., found X".
+std::string errorText(std::string_view message, const char* current, const char* end);
 
 // PEGTL control: raising a rule throws parse_error with the table's message.
 template <typename Rule>
@@ -116,9 +119,7 @@ struct error_control : tao::pegtl::normal<Rule> {
   template <typename Input, typename... States>
   [[noreturn]] static void raise(const Input& in, States&&... /*unused*/) {
     static_assert(error_message<Rule> != nullptr, "add a message for this rule to parse_errors.h");
-    throw tao::pegtl::parse_error(std::string(error_message<Rule>) +
-                                      describeFound(in.current(), in.end()),
-                                  in);
+    throw tao::pegtl::parse_error(errorText(error_message<Rule>, in.current(), in.end()), in);
   }
 };
 

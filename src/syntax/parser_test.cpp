@@ -112,6 +112,12 @@ TEST_CASE("syntax errors name the place and what was found") {
         "                           ^\n");
 }
 
+TEST_CASE("a dangling comma says an item is missing after it, not that a ',' was expected") {
+  testing::Parsed parsed = testing::parse("{\n    (%0) = \"a.b\" (%1,) {} : () -> f32\n}\n", "t.ir");
+  CHECK_FALSE(parsed.program);
+  CHECK(parsed.errors().find("t.ir:2:21: error: expected an item after ',' in the operand list, found ')'\n") == 0);
+}
+
 TEST_CASE("undefined values are all reported, sorted by location") {
   testing::Parsed parsed =
       testing::parse("{\n    () = \"a.b\" (%5, %3) {} : (<<NULL TYPE>>, <<NULL TYPE>>) -> \n}\n", "t.ir");

@@ -118,6 +118,24 @@ struct CommandLine {
   }
 };
 
+// A usage error as --error-format asks (JSON, SARIF and GitHub readers get
+// their record too), else as text with a hint.
+int reportUsageError(const std::string& message, int argc, char** argv) {
+  ReportingOptions options;
+  options.errorFormat = errorFormatIn(argc, argv);
+  std::string error;
+  std::unique_ptr<Reporter> reporter = options.errorFormat == DiagnosticFormat::Text
+                                           ? nullptr : Reporter::create(options, &error);
+  if (!reporter) {
+    writeError(message + "\nRun with --help for the flags.\n");
+    return kExitUsage;
+  }
+  constexpr std::string_view kPrefix = "reshardctl: error: ";
+  reporter->toolError(message.rfind(kPrefix, 0) == 0 ? message.substr(kPrefix.size()) : message);
+  reporter->finish();
+  return kExitUsage;
+}
+
 // Parses argv into `cli`; -1 when the command should run, else the exit
 // code. A usage error is explained with every subcommand defined (`cli`
 // rebuilt so), so that its message (the subcommand a flag belongs to, the
@@ -141,8 +159,7 @@ int parse(std::unique_ptr<CommandLine>& cli, int argc, char** argv) {
       cli = std::make_unique<CommandLine>(nullptr);
       return parse(cli, argc, argv);
     }
-    writeError(explainParseError(cli->app, e) + "\nRun with --help for the flags.\n");
-    return kExitUsage;
+    return reportUsageError(explainParseError(cli->app, e), argc, argv);
   }
   return -1;
 }

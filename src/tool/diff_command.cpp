@@ -75,8 +75,10 @@ bool writeDiffOutput(const ProgramDiff& diff, const LoadedProgram& before, const
     writeDiff(diff, *before.source, *after.source, put);
   } else {
     // The summary line first: patch and git apply skip text before the "---" header.
+    const UnifiedDiffOptions layout{options.context, color, before.source->lineCol(before.begin).line,
+                                    after.source->lineCol(after.begin).line};  // a log's programs: its lines
     put(formatDiffStat(diff) + unifiedDiff(programText(before), programText(after), before.source->name(),
-                                           after.source->name(), UnifiedDiffOptions{options.context, color}));
+                                           after.source->name(), layout));
   }
   return !out.failed();
 }

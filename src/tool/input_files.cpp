@@ -1,11 +1,19 @@
 #include "tool/input_files.h"
 
+#include <dirent.h>
+#include <fcntl.h>
 #include <fnmatch.h>
+#include <linux/magic.h>
+#include <sys/stat.h>
+#include <sys/vfs.h>
+#include <unistd.h>
 
 #include <algorithm>
+#include <cerrno>
 #include <charconv>
 #include <cstdint>
 #include <cstdlib>
+#include <cstring>
 #include <filesystem>
 #include <system_error>
 #include <utility>
@@ -31,25 +39,84 @@ bool matches(const std::string& name, const std::vector<std::string>& globs) {
                      [&](const std::string& glob) { return fnmatch(glob.c_str(), name.c_str(), 0) == 0; });
 }
 
-// The matching files under `root`, sorted, without descending into hidden
-// directories or following directory links (no cycles). Throws an I/O
-// Failure when the directory cannot be read.
-void walk(const std::string& root, const std::vector<std::string>& globs, std::vector<std::string>* files) {
+// What the walk may read beneath a directory: a file a link names only when
+// the link stays inside the tree (grep -r's rule: a dump cannot pull
+// /proc/self/environ or ~/.netrc into an error snippet), and nothing on the
+// kernel's pseudo file systems (/proc, /sys: endless or blocking "files").
+bool onPseudoFileSystem(int directory) {
+  struct statfs info {};
+  if (::fstatfs(directory, &info) != 0) return false;
+  return info.f_type == PROC_SUPER_MAGIC || info.f_type == SYSFS_MAGIC;
+}
+
+bool insideTree(const std::string& target, const std::string& realRoot) {
+  return realRoot == "/" || (target.size() > realRoot.size() && target.compare(0, realRoot.size(), realRoot) == 0 &&
+                             target[realRoot.size()] == '/');
+}
+
+// Whether the link `path` names a regular file inside the tree.
+bool linkedFileInTree(const std::string& path, const std::string& realRoot) {
+  char* resolved = ::realpath(path.c_str(), nullptr);
+  if (resolved == nullptr) return false;
+  const std::string target(resolved);
+  std::free(resolved);
+  struct stat info {};
+  return insideTree(target, realRoot) && ::stat(target.c_str(), &info) == 0 && S_ISREG(info.st_mode);
+}
+
+struct TreeWalk {
+  const std::vector<std::string>& globs;
+  std::string realRoot;
+  std::vector<std::string> directories;  // still to read (a stack: memory grows with the depth, not its square)
   std::vector<std::string> found;
-  std::error_code ec;
-  fs::recursive_directory_iterator it(root, fs::directory_options::skip_permission_denied, ec);
-  for (; !ec && it != fs::recursive_directory_iterator(); it.increment(ec)) {
-    const std::string name = it->path().filename().string();
-    std::error_code typeError;
-    if (it->is_directory(typeError)) {
-      if (name.size() > 1 && name[0] == '.') it.disable_recursion_pending();
-      continue;
+  std::vector<std::string> unreadable;   // directories that could not be read: inputs that fail
+
+  // Reads one directory, pushing its subdirectories and keeping its files.
+  void read(const std::string& path) {
+    int fd = ::open(path.c_str(), O_RDONLY | O_DIRECTORY | O_NOFOLLOW | O_CLOEXEC);
+    DIR* dir = fd < 0 ? nullptr : ::fdopendir(fd);
+    if (dir == nullptr) {
+      if (fd >= 0) ::close(fd);
+      unreadable.push_back(path);
+      return;
     }
-    if (it->is_regular_file(typeError) && matches(name, globs)) found.push_back(it->path().string());
+    const bool pseudo = onPseudoFileSystem(fd);
+    for (errno = 0; const dirent* entry = ::readdir(dir); errno = 0) {
+      const std::string name = entry->d_name;
+      if (name == "." || name == "..") continue;
+      struct stat info {};
+      if (::fstatat(fd, entry->d_name, &info, AT_SYMLINK_NOFOLLOW) != 0) continue;  // gone meanwhile
+      const std::string child = path.back() == '/' ? path + name : path + "/" + name;
+      if (S_ISDIR(info.st_mode)) {
+        if (name[0] != '.') directories.push_back(child);  // hidden ones (.git) skipped
+      } else if (matches(name, globs) && !pseudo &&
+                 (S_ISREG(info.st_mode) || (S_ISLNK(info.st_mode) && linkedFileInTree(child, realRoot)))) {
+        found.push_back(child);
+      }
+    }
+    if (errno != 0) unreadable.push_back(path);
+    ::closedir(dir);
   }
-  if (ec) throw Failure(FailureKind::Io, fmt::format("cannot read directory '{}': {}", root, ec.message()));
-  std::sort(found.begin(), found.end());
-  files->insert(files->end(), found.begin(), found.end());
+};
+
+// The matching files under `root` (see TreeWalk), sorted, without following
+// directory links (no cycles); then each directory that could not be read
+// (an input whose reading fails, so the run says so and exits 2).
+void walk(const std::string& root, const std::vector<std::string>& globs, std::vector<std::string>* files) {
+  TreeWalk tree{globs, root, {root}, {}, {}};
+  if (char* resolved = ::realpath(root.c_str(), nullptr)) {
+    tree.realRoot = resolved;
+    std::free(resolved);
+  }
+  while (!tree.directories.empty()) {
+    std::string next = std::move(tree.directories.back());
+    tree.directories.pop_back();
+    tree.read(next);
+  }
+  std::sort(tree.found.begin(), tree.found.end());
+  std::sort(tree.unreadable.begin(), tree.unreadable.end());
+  files->insert(files->end(), tree.found.begin(), tree.found.end());
+  files->insert(files->end(), tree.unreadable.begin(), tree.unreadable.end());
 }
 
 }  // namespace
@@ -192,6 +259,17 @@ LoadedProgram failedLoad(std::shared_ptr<SourceFile> source, int failure) {
   return loaded;
 }
 
+// A directory among the files is one -r could not read (walk): why.
+bool unreadableDirectory(const std::string& path, std::string* error) {
+  struct stat info {};
+  if (path == "-" || ::stat(path.c_str(), &info) != 0 || !S_ISDIR(info.st_mode)) return false;
+  DIR* dir = ::opendir(path.c_str());
+  const int reason = dir == nullptr ? errno : EISDIR;
+  if (dir != nullptr) ::closedir(dir);
+  *error = fmt::format("cannot read directory '{}': {}", path, std::strerror(reason));
+  return true;
+}
+
 }  // namespace
 
 std::shared_ptr<const InputFile> readInput(const std::string& path, bool fragment) {
@@ -200,6 +278,7 @@ std::shared_ptr<const InputFile> readInput(const std::string& path, bool fragmen
   file->fragment = fragment;
   std::optional<size_t> limit = inputLimit(&file->error);
   std::optional<SourceFile> source;
+  if (limit && unreadableDirectory(path, &file->error)) limit.reset();
   if (limit) source = SourceFile::load(path, &file->error, {*limit});
   if (!source) {
     file->failure = kExitUsage;
@@ -300,7 +379,7 @@ InputRun forEachInput(const std::vector<std::string>& files, const InputSelectio
   run.files = files.size();
   for (const std::string& path : files) {
     std::vector<InputProgram> programs = inputsOf(readInput(path, inputs.fragment), inputs.program, inTurn);
-    const bool named = files.size() > 1 || programs.size() > 1;
+    const bool named = files.size() > 1 || programs.size() > 1 || inputs.recursive;  // -r names even one file
     for (InputProgram& program : programs) {
       program.oneOfSeveral = named;
       const InputOutcome outcome = each(program);

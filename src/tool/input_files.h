@@ -51,9 +51,14 @@ void addInputFlags(CLI::App& command, InputSelection& inputs,
 
 // The files, in order: each path as given, and for each directory (with
 // -r) the matching regular files beneath it in sorted order, hidden
-// directories (.git, ...) skipped. Throws a usage Failure (support/failure.h)
-// when a directory comes without -r, "-" is given twice, or a directory
-// cannot be walked. A directory holding no matching file adds nothing.
+// directories (.git, ...) skipped, walked with a stack (memory linear in the
+// depth). Beneath a directory no directory link is followed, a file link
+// only to a regular file inside the tree, and nothing special (FIFOs,
+// devices, files of /proc and /sys) is read; a path named as given is read
+// whatever it is. A directory that cannot be read follows the files, as an
+// input whose reading fails (exit 2, as an unreadable file named). Throws a
+// usage Failure (support/failure.h) when a directory comes without -r or "-"
+// is given twice. A directory holding no matching file adds nothing.
 std::vector<std::string> expandInputs(const InputSelection& inputs);
 // The same, warning through `reporter` when nothing matched.
 std::vector<std::string> expandInputs(const InputSelection& inputs, Reporter& reporter);
@@ -135,8 +140,8 @@ struct InputRun {
 };
 
 // Reads each of `files` (expandInputs) once and runs `each` on its inputs.
-// With more than one, each input's summary is written to `summaries` as
-// "NAME: summary".
+// With more than one, or under -r, each input's summary is written to
+// `summaries` as "NAME: summary".
 InputRun forEachInput(const std::vector<std::string>& files, const InputSelection& inputs, Reporter& reporter,
                       OutputSink& summaries, const InputWork& each,
                       SeveralPrograms several = SeveralPrograms::InTurn);

@@ -1,5 +1,6 @@
 #include <doctest/doctest.h>
 
+#include <sys/stat.h>
 #include <unistd.h>
 
 #include <filesystem>
@@ -36,6 +37,18 @@ TEST_CASE("-r reads the matching files under a directory in order, hidden ones l
   TempTree tree;
   const std::vector<std::string> files = expandInputs(InputSelection{{tree.root.string(), "-"}, true, {}, ""});
   CHECK(files == std::vector<std::string>{tree / "a.ir", tree / "b.ir", tree / "sub/c.log", "-"});
+}
+
+TEST_CASE("-r reads a file link only inside the tree, and no FIFO") {
+  TempTree tree;
+  fs::create_symlink("../../outside.ir", tree.root / "sub/out.ir");  // leaves the tree
+  std::ofstream(tree.root.parent_path() / "outside.ir") << "{\n}\n";
+  fs::create_symlink("../a.ir", tree.root / "sub/in.ir");  // stays inside
+  fs::create_symlink("/proc/self/environ", tree.root / "env.ir");
+  REQUIRE(::mkfifo((tree.root / "fifo.ir").c_str(), 0600) == 0);
+  const std::vector<std::string> files = expandInputs(InputSelection{{tree.root.string()}, true, {}, ""});
+  fs::remove(tree.root.parent_path() / "outside.ir");
+  CHECK(files == std::vector<std::string>{tree / "a.ir", tree / "b.ir", tree / "sub/c.log", tree / "sub/in.ir"});
 }
 
 TEST_CASE("--glob replaces the default patterns") {

@@ -48,12 +48,35 @@ std::string directoryOf(const std::string& path) {
   return slash == 0 ? "/" : path.substr(0, slash);
 }
 
+// $TMPDIR, else /tmp.
+std::string temporaryDirectory() {
+  const char* dir = std::getenv("TMPDIR");
+  return dir != nullptr && *dir == '/' ? dir : "/tmp";
+}
+
+// Whether the kernel's fs.protected_symlinks would refuse to follow the link
+// `link` (its lstat `info`): a link in a sticky world-writable directory
+// (/tmp) is followed only by its owner or when the directory's owner owns it
+// too. Checked here whatever the sysctl says, because the tool follows the
+// links itself: the shell's `>` is refused there, so must we be.
+bool protectedLink(const std::string& link, const struct stat& info) {
+  struct stat directory {};
+  if (::stat(directoryOf(link).c_str(), &directory) != 0) return false;
+  const bool shared = (directory.st_mode & S_ISVTX) != 0 && (directory.st_mode & S_IWOTH) != 0;
+  return shared && info.st_uid != ::geteuid() && info.st_uid != directory.st_uid;
+}
+
 // Follows symlinks to the file they name, which may not exist yet (a dangling
-// link's target is where the output goes). Sets *error on a loop.
+// link's target is where the output goes). Sets *error on a loop, and to
+// EACCES on a link the kernel would not follow (protectedLink).
 std::string followLinks(std::string path, int* error) {
   for (int hops = 0; hops < 40; ++hops) {
     struct stat info {};
     if (::lstat(path.c_str(), &info) != 0 || !S_ISLNK(info.st_mode)) return path;
+    if (protectedLink(path, info)) {
+      *error = EACCES;
+      return path;
+    }
     std::string target(static_cast<size_t>(info.st_size > 0 ? info.st_size : PATH_MAX), '\0');
     ssize_t n = ::readlink(path.c_str(), target.data(), target.size());
     if (n <= 0) return path;
@@ -85,6 +108,7 @@ std::optional<OutputFile> OutputFile::open(const std::string& requested, std::st
     out.path_ = followLinks(requested, &loop);
     if (loop != 0) {
       *error = describe("write", requested, loop);
+      if (loop == EACCES) *error += " (a link in a sticky world-writable folder, owned by another user: not followed)";
       return std::nullopt;
     }
     struct stat info {};
@@ -96,8 +120,20 @@ std::optional<OutputFile> OutputFile::open(const std::string& requested, std::st
         return std::nullopt;
       }
     } else {
+      // As the shell's `>`: a file it may not write (0444, root aside) is refused.
+      if (exists && ::faccessat(AT_FDCWD, out.path_.c_str(), W_OK, AT_EACCESS) != 0) {
+        *error = describe("write", requested, errno);
+        return std::nullopt;
+      }
       std::string temp = directoryOf(out.path_) + "/.reshardctl-XXXXXX";
       fd = ::mkostemp(temp.data(), O_CLOEXEC);
+      if (fd < 0 && exists && (errno == EACCES || errno == EROFS || errno == EPERM)) {
+        // A writable file in a folder we may not create in: `>` writes it in
+        // place, so do we, from a temporary file where temporary files go.
+        temp = temporaryDirectory() + "/.reshardctl-XXXXXX";
+        fd = ::mkostemp(temp.data(), O_CLOEXEC);
+        out.inPlace_ = true;
+      }
       if (fd < 0) {
         *error = describe("create a temporary file for", requested, errno);
         return std::nullopt;

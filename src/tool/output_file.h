@@ -16,6 +16,13 @@
 // (also to a target that does not exist yet, which is created), so the file
 // they name is replaced and the links stay. Every write error is reported
 // with its reason ("No space left on device").
+//
+// What may be written is what the shell's `>` may write (SECURITY.md): a
+// file we may not write (0444; root may) is refused; a symlink in a sticky
+// world-writable folder (/tmp) is not followed unless we or the folder's
+// owner own it (the kernel's fs.protected_symlinks rule, applied whatever the
+// sysctl says); a writable file in a folder where no temporary file can be
+// created is written in place, from a temporary file in $TMPDIR or /tmp.
 #pragma once
 
 #include <sys/types.h>

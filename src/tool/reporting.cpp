@@ -57,13 +57,30 @@ bool warningRule(const std::string& flag, std::pair<std::string, State>* rule, s
   return true;
 }
 
+const Choices<DiagnosticFormat> kFormats = {{"text", DiagnosticFormat::Text},
+                                            {"json", DiagnosticFormat::Json},
+                                            {"github", DiagnosticFormat::GitHub},
+                                            {"sarif", DiagnosticFormat::Sarif}};
+
 }  // namespace
 
+DiagnosticFormat errorFormatIn(int argc, char** argv) {
+  DiagnosticFormat format = DiagnosticFormat::Text;
+  const std::string_view flag = "--error-format";
+  for (int i = 1; i < argc; ++i) {
+    const std::string_view arg = argv[i];
+    if (arg == "--") break;
+    std::string_view name;
+    if (arg == flag && i + 1 < argc) name = argv[i + 1];
+    else if (arg.size() > flag.size() && arg.substr(0, flag.size() + 1) == "--error-format=") name = arg.substr(flag.size() + 1);
+    for (const Choice<DiagnosticFormat>& choice : kFormats)
+      if (!name.empty() && name == choice.name) format = choice.value;
+  }
+  return format;
+}
+
 void addReportingFlags(CLI::App& command, ReportingOptions& options) {
-  static const Choices<DiagnosticFormat> formats = {{"text", DiagnosticFormat::Text},
-                                                     {"json", DiagnosticFormat::Json},
-                                                     {"github", DiagnosticFormat::GitHub},
-                                                     {"sarif", DiagnosticFormat::Sarif}};
+  const Choices<DiagnosticFormat>& formats = kFormats;
   static const Choices<ColorMode> colors = {
       {"auto", ColorMode::Auto}, {"always", ColorMode::Always}, {"never", ColorMode::Never}};
   addChoiceOption(command, "--error-format", options.errorFormat, formats,

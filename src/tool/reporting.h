@@ -30,6 +30,9 @@ struct ReportingOptions {
 
 // --error-format, --color and --max-errors.
 void addReportingFlags(CLI::App& command, ReportingOptions& options);
+// The --error-format argv asks for (the last given), read without parsing the
+// rest: a usage error, which stops the parse, is still written in that format.
+DiagnosticFormat errorFormatIn(int argc, char** argv);
 // -W<name>, -Wno-<name>, -Werror[=<name>], --werror (verify's lint warnings).
 void addWarningFlags(CLI::App& command, ReportingOptions& options);
 

@@ -46,6 +46,7 @@ struct ValidateCommandOptions {
   uint64_t seed = 1;
   int64_t dynamicDim = 4;       // the size of a -1 dim
   std::optional<double> rtol, atol;
+  WorkBudget budget;            // --max-work, --max-memory
   bool all = false;             // go on after the first divergence
   bool json = false;            // schema/validate.schema.json
   bool strict = false;          // exit 2 when some op is not simulated
@@ -198,6 +199,7 @@ class InputValidator {
     ValidateOptions validate;
     validate.seed = options_.seed;
     validate.dynamicDim = options_.dynamicDim;
+    validate.budget = options_.budget;
     validate.rtol = options_.rtol;
     validate.atol = options_.atol;
     validate.all = options_.all;
@@ -267,6 +269,14 @@ SubcommandRunner defineValidate(CLI::App& command, ReportingOptions& reporting) 
       ->check(nonNegativeNumber());
   command.add_option("--atol", validate.atol, "Absolute tolerance (default: by element type)")
       ->check(nonNegativeNumber());
+  command.add_option("--max-work", validate.budget.maxWork,
+                     "Refuse a program needing more element operations than this: each op run costs its result elements (times a matmul's contracted size) plus 1000, twice (0 = no limit)")
+      ->check(unsignedInteger())
+      ->capture_default_str();
+  command.add_option("--max-memory", validate.budget.maxMemoryBytes,
+                     "Refuse a program whose values need more bytes than this (0 = no limit)")
+      ->check(unsignedInteger())
+      ->capture_default_str();
   command.add_flag("--all", validate.all, "Go on after the first divergence and report every one");
   command.add_flag("--json", validate.json, "Write the report as JSON (schema/validate.schema.json)");
   command.add_flag("--strict", validate.strict, "Exit 2 when some op cannot be simulated");

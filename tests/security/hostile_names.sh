@@ -58,6 +58,12 @@ case $case in
     ! has_byte "$work/page.html" $'\xe2\x80\xae' || fail "the page holds a raw U+202E"
     grep -qF 'pd_op.\u202ellac_metsys\u202c' "$work/page.html" || fail "the op name is not shown escaped"
     ;;
+  plan-json-non-utf8)  # plan --json of a file whose name is not UTF-8: valid JSON, the byte as U+FFFD
+    cp "$seed" "$work/"$'bad\xff.ir'
+    "$tool" plan --apply --json "$work/"$'bad\xff.ir' >"$work/out.json" 2>"$work/err" || { cat "$work/err"; fail "plan exited $?"; }
+    python3 -c 'import json,sys; json.load(open(sys.argv[1], encoding="utf-8"))' "$work/out.json" || fail "not valid JSON"
+    grep -qF $'bad\xef\xbf\xbd.ir' "$work/out.json" || fail "the name's byte is not U+FFFD"
+    ;;
   *) fail "unknown case $case" ;;
 esac
 echo PASS

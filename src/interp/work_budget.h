@@ -1,0 +1,49 @@
+// validate's budget: the work and memory a run may take, so a hostile or
+// careless program (loops nested three deep, a loop of large matmuls, one
+// huge tensor) is refused with the figure rather than running for hours or
+// exhausting memory. Work is counted in element operations: an op's run
+// costs its result elements (times the contracted size of a matmul) plus a
+// fixed cost per run, twice (serially and on the ranks' pieces).
+//
+// Up front, before anything runs: the program's ops counted once each (a
+// loop's body once) against --max-work, and every value's bytes, serial and
+// pieces (a replicated value once per rank), against --max-memory. While running: each op run is charged, so a
+// loop that repeats past the budget stops at the op that passes it.
+#pragma once
+
+#include <cstdint>
+
+#include "ir/ir.h"
+
+namespace reshardctl {
+
+struct WorkBudget {
+  // A few seconds of the interpreter here (a million small op runs, or a
+  // dozen 512x512 matmuls); 0 = no limit.
+  uint64_t maxWork = 2'000'000'000;
+  // Serial values and the ranks' pieces together; 0 = no limit.
+  uint64_t maxMemoryBytes = uint64_t{4} << 30;
+};
+
+// The cost of one run of `op` (see above); -1 dims count as `dynamicDim`.
+uint64_t opWork(const Operation& op, int64_t dynamicDim);
+
+// Throws a usage Failure (support/failure.h) saying the figure when the
+// program's ops, each run once, or its values exceed the budget.
+void checkBudgetUpFront(const Program& program, const WorkBudget& budget, int64_t dynamicDim);
+
+// The running count: charge() each op run; throws a usage Failure at the run
+// that passes the budget.
+class WorkMeter {
+ public:
+  WorkMeter(const WorkBudget& budget, int64_t dynamicDim) : budget_(budget), dynamicDim_(dynamicDim) {}
+  void charge(const Operation& op);
+  uint64_t spent() const { return spent_; }
+
+ private:
+  WorkBudget budget_;
+  int64_t dynamicDim_;
+  uint64_t spent_ = 0;
+};
+
+}  // namespace reshardctl

@@ -1,0 +1,169 @@
+#!/usr/bin/env bash
+# Output paths opened as the shell's `>` would, and -r reading only the tree
+# (SECURITY.md), one case per ctest (tests/security/tests.cmake), run from the
+# repository root:
+#   hostile_files.sh TOOL CASE
+# Cases that need another user run as nobody when root (setpriv), else as
+# ourselves; a case that cannot be set up here says SKIP (ctest skips it).
+set -u
+tool=$(realpath "$1") case=$2
+work=$(mktemp -d) && trap 'chmod -R u+rwx "$work"; rm -rf "$work"' EXIT
+chmod 755 "$work"
+source "$(dirname "$0")/../golden_lib.sh"
+seed=$(realpath samples/seed_mlp_before.ir)
+skip() { echo "SKIP: $*"; exit 77; }
+# as_other CMD...: the command as a user without root's powers.
+as_other() {
+  if [ "$(id -u)" -ne 0 ]; then "$@"; return; fi
+  command -v setpriv >/dev/null || skip "root without setpriv"
+  setpriv --reuid=nobody --regid=nogroup --clear-groups "$@"
+}
+other_uid() { [ "$(id -u)" -ne 0 ] && id -u || id -u nobody; }
+
+case $case in
+  output-planted-link-root)  # a link planted by another user in a sticky folder is not followed (as root too)
+    [ "$(id -u)" -eq 0 ] || skip "needs root to plant a link as another user"
+    mkdir -m 1777 "$work/sticky"; echo "root's file" >"$work/victim"
+    ln -s "$work/victim" "$work/sticky/out.ir"; chown -h nobody "$work/sticky/out.ir"
+    "$tool" print "$seed" -o "$work/sticky/out.ir" 2>"$work/err"
+    [ $? -eq 2 ] || fail "writing through the planted link did not exit 2"
+    [ "$(cat "$work/victim")" = "root's file" ] || fail "the link's target was replaced"
+    grep -q "cannot write .*Permission denied" "$work/err" || fail "no reason given: $(cat "$work/err")"
+    ;;
+  output-planted-link-user)  # the same as an ordinary user, against a link owned by root; our own link is followed
+    mkdir -m 1777 "$work/sticky"; mkdir -m 777 "$work/open"  # the target's folder: a rename there would succeed
+    echo "root's file" >"$work/open/victim"; chmod 666 "$work/open/victim"
+    ln -s "$work/open/victim" "$work/sticky/planted.ir"
+    # The link's owner (root) is neither the writer nor the folder's owner (a third user).
+    [ "$(id -u)" -eq 0 ] || skip "cannot plant a link as another user without root"
+    chown 12345 "$work/sticky"
+    as_other "$tool" print "$seed" -o "$work/sticky/planted.ir" 2>/dev/null
+    [ $? -eq 2 ] || fail "writing through another user's link did not exit 2"
+    [ "$(cat "$work/open/victim")" = "root's file" ] || fail "the link's target was replaced"
+    "$tool" print "$seed" -o "$work/open/own.ir" && ln -s "$work/open/own.ir" "$work/sticky/mine.ir"
+    [ "$(id -u)" -ne 0 ] || { chown nobody "$work/open/own.ir"; chown -h nobody "$work/sticky/mine.ir"; }
+    as_other "$tool" print "$seed" -o "$work/sticky/mine.ir" || fail "writing through our own link exited $?"
+    ;;
+  output-read-only-refused)  # a 0444 file we own is refused, as `>` refuses it, whatever its group
+    "$tool" print "$seed" -o "$work/ro.ir" && echo "kept" >"$work/ro.ir" && chmod 444 "$work/ro.ir"
+    chown "$(other_uid)" "$work/ro.ir"
+    as_other "$tool" print "$seed" -o "$work/ro.ir" 2>"$work/err"
+    [ $? -eq 2 ] || fail "-o onto a read-only file did not exit 2"
+    [ "$(cat "$work/ro.ir")" = kept ] || fail "the read-only file was replaced"
+    grep -q "cannot write .*Permission denied" "$work/err" || fail "no reason given: $(cat "$work/err")"
+    cp "$seed" "$work/in.ir" && chmod 444 "$work/in.ir" && chown "$(other_uid)" "$work/in.ir"
+    as_other "$tool" apply --in-place "$work/in.ir" 2>/dev/null
+    [ $? -eq 2 ] || fail "-i on a read-only file did not exit 2"
+    cmp -s "$seed" "$work/in.ir" || fail "-i replaced a read-only file"
+    ;;
+  output-read-only-folder)  # a writable file in a folder we may not create in is written in place, as `>` does
+    mkdir "$work/ro" && echo old >"$work/ro/out.ir" && chmod 666 "$work/ro/out.ir"
+    if [ "$(id -u)" -eq 0 ]; then chown nobody "$work/ro/out.ir"; chown nobody "$work/ro"; fi
+    chmod 555 "$work/ro"
+    as_other "$tool" print "$seed" -o "$work/ro/out.ir" || fail "-o into a read-only folder exited $?"
+    "$tool" print "$seed" -o "$work/expected.ir"
+    same "$work/expected.ir" "$work/ro/out.ir" "the file written in place"
+    [ "$(ls -A "$work/ro")" = out.ir ] || fail "something else was left in the folder"
+    ;;
+  walk-links-stay-inside)  # -r reads no link leaving the tree, no FIFO or /proc file; a link inside is read
+    mkdir -p "$work/tree/sub" "$work/outside"
+    cp "$seed" "$work/tree/a.ir"
+    printf 'TOKEN=hunter2\n' >"$work/outside/creds.ir"
+    ln -s ../../outside/creds.ir "$work/tree/sub/leak.ir"
+    ln -s /proc/self/environ "$work/tree/env.ir"
+    ln -s /proc/kmsg "$work/tree/kmsg.ir"
+    ln -s a.ir "$work/tree/inside.ir"
+    mkfifo "$work/tree/fifo.ir"
+    ln -s "$work/outside" "$work/tree/dirlink"
+    SECRET_FOR_TEST=hunter2 timeout 20 "$tool" verify -r "$work/tree" >"$work/out" 2>&1
+    status=$?
+    [ $status -ne 124 ] || fail "-r hung on a special file"
+    [ $status -eq 0 ] || { cat "$work/out"; fail "-r exited $status"; }
+    ! grep -q hunter2 "$work/out" || fail "a file outside the tree reached the output"
+    grep -q "inside.ir: ok" "$work/out" || fail "the link inside the tree was not read"
+    grep -q "verified 2 files" "$work/out" || { cat "$work/out"; fail "not exactly a.ir and inside.ir read"; }
+    "$tool" verify "$work/tree/sub/leak.ir" >/dev/null 2>&1
+    [ $? -eq 1 ] || fail "a link named on the command line is not read"
+    ;;
+  walk-unreadable-folder)  # an unreadable folder under -r is reported and the run exits 2
+    mkdir -p "$work/tree/locked" && cp "$seed" "$work/tree/a.ir" && chmod 000 "$work/tree/locked"
+    as_other "$tool" verify -r "$work/tree" >"$work/out" 2>&1
+    status=$?
+    [ $status -eq 2 ] || { cat "$work/out"; fail "an unreadable folder exited $status, not 2"; }
+    grep -q "cannot read directory '.*locked': Permission denied" "$work/out" || { cat "$work/out"; fail "not reported"; }
+    grep -q "a.ir: ok" "$work/out" || fail "the readable file was not read"
+    ;;
+  walk-deep-tree)  # 8,000 levels: fast, in memory linear in the depth (under a 200 MB limit), no crash
+    python3 -c '
+import os, sys
+fd = os.open(sys.argv[1], os.O_RDONLY)
+for _ in range(8000):
+    os.mkdir("a", dir_fd=fd); below = os.open("a", os.O_RDONLY, dir_fd=fd); os.close(fd); fd = below
+' "$work" || skip "cannot build a deep tree here"
+    cp "$seed" "$work/top.ir"
+    (ulimit -v 400000; timeout 20 "$tool" verify -r "$work" >"$work/out" 2>"$work/err"; echo $? >"$work/status")
+    status=$(cat "$work/status")
+    [ "$status" -lt 124 ] || fail "-r on a deep tree ran out of time or memory (status $status)"
+    [ "$status" -eq 0 ] || [ "$status" -eq 2 ] || fail "-r on a deep tree exited $status"
+    grep -q "top.ir: ok" "$work/err" || { head -c 400 "$work/err"; fail "the file at the top was not read"; }
+    ! grep -q "terminate called" "$work/err" || fail "-r aborted"
+    ;;
+  walk-one-file-status)  # -r over a folder holding one file prints its status line
+    mkdir "$work/one" && cp "$seed" "$work/one/only.ir"
+    "$tool" verify -r "$work/one" 2>"$work/err" || fail "verify -r exited $?"
+    grep -q "only.ir: ok" "$work/err" || { cat "$work/err"; fail "no status line for the one file"; }
+    ;;
+  validate-budget)  # a loop of 9,999 512x512 matmuls and one huge matmul are refused fast, with the figure
+    loop=tests/golden/validate/while_loop.ir
+    # The loop's body becomes one replicated 512x512 matmul, run 9,999 times.
+    sed -e 's/\[0,-1\]/[-1,-1]/g; s/4x8xf32/512x512xf32/g; s/\[4,8\]/[512,512]/; s/value:(Float)3}/value:(Float)9999}/' \
+        -e 's/"pd_op.scale" (%arg_1) {bias:(Float)1,bias_after_scale:true,/"pd_op.matmul" (%arg_1, %arg_1) {transpose_x:false,transpose_y:false,/' \
+        -e 's/operand(0):{dims_maping:\[-1,-1\]},result(0):{dims_maping:\[-1,-1\]}},scale:(Float)0.5,stop_gradient:\[false\]} : (pd_dist.tensor<512x512xf32, mesh_shape:\[2\],dims_mappings:\[-1,-1\]>) ->/operand(0):{dims_maping:[-1,-1]},operand(1):{dims_maping:[-1,-1]},result(0):{dims_maping:[-1,-1]}},stop_gradient:[false]} : (pd_dist.tensor<512x512xf32, mesh_shape:[2],dims_mappings:[-1,-1]>, pd_dist.tensor<512x512xf32, mesh_shape:[2],dims_mappings:[-1,-1]>) ->/' \
+        "$loop" >"$work/matmul_loop.ir"
+    grep -q '"pd_op.matmul" (%arg_1, %arg_1)' "$work/matmul_loop.ir" || fail "the test program was not made"
+    timeout 30 "$tool" validate "$work/matmul_loop.ir" 2>"$work/err"
+    [ $? -eq 2 ] || { cat "$work/err"; fail "the matmul loop was not refused (exit 2)"; }
+    grep -q "passed --max-work=2000000000" "$work/err" || { cat "$work/err"; fail "no figure given"; }
+    sed 's/512/11585/g; s/value:(Float)9999}/value:(Float)1}/' "$work/matmul_loop.ir" >"$work/huge.ir"
+    timeout 10 "$tool" validate --max-work 0 "$work/huge.ir" 2>"$work/err"
+    [ $? -eq 2 ] || { cat "$work/err"; fail "an 11585x11585 matmul was not refused up front"; }
+    grep -q "more than --max-memory=" "$work/err" || { cat "$work/err"; fail "no memory figure given"; }
+    "$tool" validate "$loop" >/dev/null || fail "an ordinary loop is refused"
+    ;;
+  diff-log-hunks-numbered)  # diff -u --program 1 --program 2 LOG numbers hunks by the log's lines
+    { echo "I1201 a log line"; echo "IR before = "; cat "$seed"; echo "I1201 between"; echo "IR after = ";
+      cat samples/seed_mlp_after.ir; } >"$work/run.log"
+    (cd "$work" && "$tool" diff -u --program 1 --program 2 run.log >p.diff)
+    [ $? -eq 1 ] || fail "diff -u of two different programs did not exit 1"
+    grep -qx '@@ -10,21 +40,23 @@' "$work/p.diff" || { grep '^@@' "$work/p.diff"; fail "the hunk is not numbered by the log's lines"; }
+    head -31 "$work/run.log" >"$work/first.log"  # the log up to the first program's end
+    (cd "$work" && sed 's|run.log|first.log|' p.diff | patch -p0 --verbose >patch.out 2>&1) ||
+      { cat "$work/patch.out"; fail "patch rejects the diff"; }
+    grep -q "succeeded at 10" "$work/patch.out" || { cat "$work/patch.out"; fail "patch did not apply at line 10"; }
+    ! grep -q "offset" "$work/patch.out" || { cat "$work/patch.out"; fail "patch needed an offset"; }
+    ;;
+  diff-pairs-at-every-size)  # 2,000 and 100,000 ops whose attributes all changed: "N changed", never removed + added
+    for n in 2000 100000; do
+      for tag in 1 2; do
+        { echo '{'; echo '    (%0) = "pd_op.data" () {name:"x",stop_gradient:[true]} : () -> builtin.tensor<4xf32>'
+          awk -v n=$n -v t=$tag 'BEGIN { for (i = 1; i < n; i++) printf "    (%%%d) = \"pd_op.relu\" (%%%d) {k:%d,stop_gradient:[false]} : (builtin.tensor<4xf32>) -> builtin.tensor<4xf32>\n", i, i - 1, t }'
+          echo '}'; } >"$work/$tag.ir"
+      done
+      "$tool" diff "$work/1.ir" "$work/2.ir" >"$work/out"
+      head -1 "$work/out" | grep -qx "0 ops added, 0 removed, $((n - 1)) changed ($n ops -> $n ops)" ||
+        { head -1 "$work/out"; fail "$n ops are not paired as changed"; }
+    done
+    ;;
+  usage-error-formats)  # a usage error is written as --error-format says: one JSON record, a SARIF log
+    "$tool" verify --bogus --error-format=json "$seed" 2>"$work/err"
+    [ $? -eq 2 ] || fail "a usage error did not exit 2"
+    python3 -c 'import json,sys; r=json.loads(open(sys.argv[1]).read()); assert r["code"]=="tool-error" and "--bogus" in r["message"]' \
+      "$work/err" || { cat "$work/err"; fail "not one JSON record"; }
+    "$tool" verify --error-format sarif --bogus "$seed" 2>"$work/err"
+    [ $? -eq 2 ] || fail "a usage error did not exit 2"
+    python3 -c 'import json,sys; d=json.load(open(sys.argv[1])); assert "--bogus" in str(d["runs"][0]["invocations"])' \
+      "$work/err" || { cat "$work/err"; fail "not a SARIF log naming the flag"; }
+    ;;
+  *) fail "unknown case $case" ;;
+esac
+echo PASS
