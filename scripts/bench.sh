@@ -1,15 +1,20 @@
 #!/usr/bin/env bash
-# Benchmark: every subcommand of reshardctl on large generated programs
-# (renumbered copies of the seed's training program), each size measured in
-# one run: wall time, CPU time (user+sys), throughput of the input, peak RSS,
-# and how each figure grows from one size to the next (×10 ops should cost
-# about ×10: every subcommand is meant to be O(n log n) at worst). `list` is
+# Benchmark: every subcommand of reshardctl on large generated programs of
+# two kinds, each size and kind measured in one run: `varied` (every copy of
+# the seeds a stage of its own: names, shapes, meshes and layouts differ, as
+# in a real multi-stage program) and `repeated` (renumbered copies of one
+# seed: the text the parser's memos of repeated dictionaries flatter most).
+# Reported: wall time, CPU time (user+sys), throughput of the input, peak RSS
+# and its ratio to what the command must hold (the inputs it reads: both for
+# `diff`), and how each figure grows from one size to the next (×10 ops
+# should cost about ×10: every subcommand is meant to be O(n log n) at worst). `list` is
 # the log scanner alone (it parses nothing): the share of every command's
 # time spent finding the program in the file.
 #
 #   scripts/bench.sh [OPS...]      default: 10000 100000 1000000
 #
 # Environment:
+#   BENCH_KINDS=LIST    the kinds of program, in order (default: varied repeated)
 #   BENCH_DIR=DIR       keep the generated inputs there (reused when present)
 #   BENCH_ONLY=REGEX    time only the commands whose name matches
 #   BENCH_OUT=FILE|DIR  where outputs go: /dev/null (default, the tool alone)
@@ -45,6 +50,50 @@ generate() {  # generate OPS FILE
       for my $l (@lines) { last if $written >= $ops; (my $c = $l) =~ s/%(\d+)/"%".($1+$off)/ge; print $c; ++$written }
     }
     print "}\n";' "$1" "$seed" > "$2"
+}
+
+# A varied program, as a real multi-stage one is: copies of the seeds (a 1-D
+# and a 2-D mesh's training step), each copy a stage of its own: its own
+# names, its shapes (each of the seed's dimensions times 1, 2 or 3), its mesh
+# (1-D of 2 or 4 processes, 2-D of 2x2, 2x4 or 4x2) on its own process ids,
+# and on a 2-D mesh its layouts transposed half the time (mesh axes swapped
+# in every dims mapping and partial). Seeded: the same file every time.
+generate_varied() {  # generate_varied OPS FILE
+  perl -e '
+    my ($ops, @seeds) = @ARGV;
+    my @progs;
+    for my $seed (@seeds) {
+      open(my $in, "<", $seed) or die; my @lines = grep { /^    \(/ } <$in>;
+      my $values = 0; for (@lines) { while (/%(\d+)/g) { $values = $1 + 1 if $1 + 1 > $values } }
+      push @progs, [\@lines, $values];
+    }
+    srand(26); print "{\n"; my ($written, $base) = (0, 0);
+    for (my $k = 0; $written < $ops; ++$k) {
+      my ($lines, $values) = @{$progs[int(rand(@progs))]};
+      my %dim; my $dimOf = sub { my $d = shift; $d == 1 ? 1 : ($dim{$d} //= $d * (1 + int(rand(3)))) };
+      my $twoD = grep { /mesh_shape:\[\d+,\d+\]/ } @$lines;
+      my @mesh = $twoD ? @{([2, 2], [2, 4], [4, 2])[int(rand(3))]} : (2 * (1 + int(rand(2))));
+      my $procs = 1; $procs *= $_ for @mesh;
+      my $first = $procs * int(rand(8));
+      my $ids = join(",", $first .. $first + $procs - 1); my $shape = join(",", @mesh);
+      my $swap = $twoD && rand() < 0.5;
+      for my $l (@$lines) {
+        last if $written >= $ops;
+        (my $c = $l) =~ s/%(\d+)/"%".($1 + $base)/ge;
+        $c =~ s/(?<=[<x])(\d+)(?=x)/$dimOf->($1)/ge;
+        $c =~ s/(shape:\(pd_op\.IntArray\)\[)([\d,]*)\]/$1 . join(",", map { $dimOf->($_) } split(m{,}, $2)) . "]"/ge;
+        $c =~ s/((?:name|parameter_name|output_name):"[^"]*)"/$1_s$k"/g;
+        $c =~ s/mesh:\{shape:\[[\d,]*\],process_ids:\[[\d,]*\]/mesh:{shape:[$shape],process_ids:[$ids]/g;
+        $c =~ s/mesh_shape:\[[\d,]*\]/mesh_shape:[$shape]/g;
+        if ($swap) {
+          $c =~ s/(dims_map+ings?:\[)([-\d,]*)\]/$1 . join(",", map { $_ eq "0" ? 1 : $_ eq "1" ? 0 : $_ } split(m{,}, $2)) . "]"/ge;
+          $c =~ s/partial\(([01]),/"partial(" . (1 - $1) . ","/ge;
+        }
+        print $c; ++$written;
+      }
+      $base += $values;
+    }
+    print "}\n";' "$1" "$root/samples/seed_mlp_before.ir" "$root/samples/tp_mlp_2x2_before.ir" > "$2"
 }
 
 # The same program in MLIR's generic syntax, for mlir-opt: each op keeps its
@@ -122,13 +171,14 @@ results=$work/results.txt
 : > "$results"
 measure() {  # measure OPS NAME EXPECTED PROGRAM ARGS... ; appends a row to $results
   local ops=$1 name=$2 expected=$3; shift 3
-  local stats=$work/time.txt rc=0 out=$out_spec
-  [ -d "$out_spec" ] && out=$out_spec/bench_$ops.$name.out
+  local stats=$work/time.txt rc=0 out=$out_spec held=0
+  [ -d "$out_spec" ] && out=$out_spec/bench_$kind.$ops.$name.out
   # PROGRAM is `cat`, a path (mlir-opt) or else a subcommand of the tool.
   local line
   case $1 in cat|/*) line=$(printf '%q' "$1") ;; *) line="$(printf '%q' "$tool") $1" ;; esac
   shift
   for arg in "$@"; do
+    case $arg in IN|"<IN"|"|IN") held=$((held + $(stat -c %s "$in"))) ;; AFTER) held=$((held + $(stat -c %s "$after"))) ;; esac
     case $arg in
       IN) line+=" $(printf '%q' "$in")" ;;
       AFTER) line+=" $(printf '%q' "$after")" ;;
@@ -141,18 +191,24 @@ measure() {  # measure OPS NAME EXPECTED PROGRAM ARGS... ; appends a row to $res
   done
   timeout "$timeout_s" python3 -c "$timer" "$stats" "$line" >/dev/null 2>"$work/stderr.txt" || rc=$?
   if [ $rc -ne "$expected" ]; then
-    echo "$ops $name - - - - $rc" >> "$results"
+    echo "$ops $kind $name - - - - - $rc" >> "$results"
     echo "  $name on $ops ops: exit $rc (expected $expected): $(tail -c 300 "$work/stderr.txt")" >&2
     return
   fi
   read -r wall user sys rss_kb < <(tail -1 "$stats")
-  echo "$ops $name $wall $(awk -v u="$user" -v s="$sys" 'BEGIN { print u + s }') $rss_kb $(stat -c %s "$in") ok" >> "$results"
+  echo "$ops $kind $name $wall $(awk -v u="$user" -v s="$sys" 'BEGIN { print u + s }') $rss_kb $(stat -c %s "$in") $held ok" >> "$results"
 }
 
 echo "load before: $(cut -d' ' -f1-3 /proc/loadavg) on $(nproc) cores; outputs to $out_spec"
+read -r -a kinds <<< "${BENCH_KINDS:-varied repeated}"
 for ops in "${sizes[@]}"; do
-  in=$work/bench_$ops.ir after=$work/bench_$ops.after.ir
-  [ -f "$in" ] || generate "$ops" "$in"
+for kind in "${kinds[@]}"; do
+  in=$work/bench_$kind.$ops.ir after=$work/bench_$kind.$ops.after.ir
+  case $kind in
+    varied) [ -f "$in" ] || generate_varied "$ops" "$in" ;;
+    repeated) [ -f "$in" ] || generate "$ops" "$in" ;;
+    *) echo "unknown kind '$kind' in BENCH_KINDS (varied, repeated)" >&2; exit 2 ;;
+  esac
   [ -f "$after" ] || "$tool" apply "$in" -o "$after"
   cat "$in" "$after" > /dev/null  # warm the page cache: the figures are the tool, not the disk
   for entry in "${commands[@]}"; do
@@ -163,7 +219,7 @@ for ops in "${sizes[@]}"; do
   if [ "${BENCH_MLIR:-0}" = 1 ] && [[ mlir-opt =~ $only ]]; then
     if [ -z "$mlir_opt" ]; then echo "  mlir-opt not found (apt-get install mlir-14-tools)" >&2
     else
-      mlir=$work/bench_$ops.mlir
+      mlir=$work/bench_$kind.$ops.mlir
       [ -f "$mlir" ] || generate_mlir "$in" "$mlir"
       in_saved=$in; in=$mlir
       measure "$ops" mlir-opt 0 "$(readlink -f "$mlir_opt")" --allow-unregistered-dialect \
@@ -172,24 +228,25 @@ for ops in "${sizes[@]}"; do
     fi
   fi
 done
+done
 echo "load after: $(cut -d' ' -f1-3 /proc/loadavg)"
 
 # The table, then the growth of each command from one size to the next.
 awk '
-  { ops[NR] = $1; name[NR] = $2; wall[NR] = $3; cpu[NR] = $4; rss[NR] = $5; bytes[NR] = $6; ok[NR] = $7 }
+  { ops[NR] = $1; kind[NR] = $2; name[NR] = $3; wall[NR] = $4; cpu[NR] = $5; rss[NR] = $6; bytes[NR] = $7; held[NR] = $8; ok[NR] = $9 }
   END {
-    printf "%-9s %-13s %8s %8s %8s %8s %8s %9s\n", "ops", "command", "input_MB", "wall_s", "cpu_s", "MB/s", "peak_MB", "rss/input"
+    printf "%-9s %-9s %-13s %8s %8s %8s %8s %8s %8s\n", "ops", "kind", "command", "input_MB", "wall_s", "cpu_s", "MB/s", "peak_MB", "rss/held"
     for (i = 1; i <= NR; ++i) {
-      if (ok[i] != "ok") { printf "%-9s %-13s FAILED (exit %s)\n", ops[i], name[i], ok[i]; continue }
+      if (ok[i] != "ok") { printf "%-9s %-9s %-13s FAILED (exit %s)\n", ops[i], kind[i], name[i], ok[i]; continue }
       mb = bytes[i] / 1e6
-      printf "%-9s %-13s %8.1f %8.3f %8.3f %8.0f %8.1f %9.2f\n", ops[i], name[i], mb, wall[i], cpu[i],
-             (wall[i] > 0 ? mb / wall[i] : 0), rss[i] / 1024, rss[i] * 1024 / bytes[i]
+      printf "%-9s %-9s %-13s %8.1f %8.3f %8.3f %8.0f %8.1f %8s\n", ops[i], kind[i], name[i], mb, wall[i], cpu[i],
+             (wall[i] > 0 ? mb / wall[i] : 0), rss[i] / 1024, (held[i] > 0 ? sprintf("%.2f", rss[i] * 1024 / held[i]) : "-")
     }
     printf "\ngrowth from one size to the next (x = ratio of the larger to the smaller)\n"
-    printf "%-13s %-20s %8s %8s %8s\n", "command", "sizes", "wall", "cpu", "peak_MB"
+    printf "%-9s %-13s %-20s %8s %8s %8s\n", "kind", "command", "sizes", "wall", "cpu", "peak_MB"
     for (i = 1; i <= NR; ++i) for (j = i + 1; j <= NR; ++j) {
-      if (name[i] != name[j] || ok[i] != "ok" || ok[j] != "ok") continue
-      printf "%-13s %-20s %7.1fx %7.1fx %7.1fx\n", name[i], ops[i] "->" ops[j], (wall[i] > 0 ? wall[j] / wall[i] : 0),
+      if (name[i] != name[j] || kind[i] != kind[j] || ok[i] != "ok" || ok[j] != "ok") continue
+      printf "%-9s %-13s %-20s %7.1fx %7.1fx %7.1fx\n", kind[i], name[i], ops[i] "->" ops[j], (wall[i] > 0 ? wall[j] / wall[i] : 0),
              (cpu[i] > 0 ? cpu[j] / cpu[i] : 0), rss[j] / rss[i]
       break
     }

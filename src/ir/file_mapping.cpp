@@ -128,11 +128,13 @@ void FileMapping::releaseBefore(size_t end) {
   released_ = end;
 }
 
-void FileMapping::dropPages(size_t begin, size_t end) {
+size_t FileMapping::dropPages(size_t begin, size_t end) {
   const size_t page = pageSize();
-  begin = (begin + page - 1) / page * page;
-  end = std::min(end, size_) / page * page;
-  if (begin < end) ::madvise(data_ + begin, end - begin, MADV_DONTNEED);
+  const size_t from = (begin + page - 1) / page * page;
+  const size_t to = std::min(end, size_) / page * page;
+  if (from >= to) return begin;
+  ::madvise(data_ + from, to - from, MADV_DONTNEED);
+  return to;
 }
 
 std::optional<size_t> FileMapping::truncatedAt() const {

@@ -33,8 +33,10 @@ class FileMapping {
   void releaseBefore(size_t end);
   // Drops the pages wholly inside [begin, end) for now: a first pass over the
   // file (finding the programs in a log) leaves nothing resident behind it.
-  // Unlike releaseBefore, the pages count as needed again later.
-  void dropPages(size_t begin, size_t end);
+  // Unlike releaseBefore, the pages count as needed again later. Returns
+  // `end` rounded down to a page (at least `begin`): where a reader moving
+  // forward drops from next, leaving no page behind.
+  size_t dropPages(size_t begin, size_t end);
   // The offset from which the file's bytes were found missing (it was
   // truncated, or could not be read, while mapped); nullopt if none were.
   std::optional<size_t> truncatedAt() const;

@@ -87,10 +87,13 @@ std::optional<SourceFile> SourceFile::load(const std::string& path, std::string*
   if (file.mapping_) {
     file.setText(file.mapping_->bytes());
   } else {
-    file.stream_ = std::make_unique<StreamBuffer>();
+    file.stream_ = std::make_unique<StreamBuffer>(options.spillAfter);
     std::string reason;
     StreamBuffer::Stop stop = file.stream_->readAll(fd, limit, &reason);
-    file.setText(file.stream_->bytes());
+    if (stop != StreamBuffer::Stop::ReadError && !file.mapSpilledStream()) {
+      reason = std::string("cannot read back its temporary copy: ") + std::strerror(errno);
+      stop = StreamBuffer::Stop::ReadError;
+    }
     if (stop == StreamBuffer::Stop::ReadError) {
       *error = "cannot read '" + (isStdin ? std::string("<stdin>") : path) + "': " + reason;
       if (!isStdin) ::close(fd);
@@ -102,6 +105,18 @@ std::optional<SourceFile> SourceFile::load(const std::string& path, std::string*
   }
   if (!isStdin) ::close(fd);
   return file;
+}
+
+bool SourceFile::mapSpilledStream() {
+  if (stream_->spillFile() >= 0) mapping_ = FileMapping::map(stream_->spillFile(), stream_->size());
+  if (mapping_) {
+    stream_.reset();  // the mapping keeps the file
+    setText(mapping_->bytes());
+    return true;
+  }
+  if (!stream_->unspill()) return false;
+  setText(stream_->bytes());
+  return true;
 }
 
 SourceFile SourceFile::fromString(std::string name, std::string text) {
@@ -134,8 +149,8 @@ void SourceFile::releaseBefore(size_t offset) {
   mapping_->releaseBefore(offset);
 }
 
-void SourceFile::dropPages(size_t begin, size_t end) {
-  if (mapping_) mapping_->dropPages(begin, end);
+size_t SourceFile::dropPages(size_t begin, size_t end) const {
+  return mapping_ ? mapping_->dropPages(begin, end) : begin;
 }
 
 std::optional<size_t> SourceFile::truncatedAt() const {

@@ -26,6 +26,9 @@ inline constexpr size_t kMaxSourceBytes = (size_t{1} << 32) - 1;
 
 struct SourceLoadOptions {
   size_t maxBytes = kMaxSourceBytes;  // clamped to kMaxSourceBytes
+  // A stream longer than this is spilled to a temporary file and mapped
+  // (stream_buffer.h): its pages leave memory once parsed, as a file's do.
+  size_t spillAfter = size_t{16} << 20;
 };
 
 class SourceFile {
@@ -71,8 +74,11 @@ class SourceFile {
   // memory near the size of the IR.
   void releaseBefore(size_t offset);
   // The pages of [begin, end) of a mapped file leave memory until read again
-  // (FileMapping::dropPages); nothing for text held in memory.
-  void dropPages(size_t begin, size_t end);
+  // (FileMapping::dropPages); nothing for text held in memory. Returns where
+  // the next such call may begin so that no page is left behind (`end` on a
+  // page boundary, or `begin` when nothing was dropped). A hint about memory
+  // (the text is unchanged), so a reader of a const file may give it.
+  size_t dropPages(size_t begin, size_t end) const;
 
   const std::optional<Cutoff>& cutoff() const { return cutoff_; }
   // A mapped file that shrank (or failed to read) while it was read: the
@@ -82,6 +88,9 @@ class SourceFile {
  private:
   SourceFile();
   void setText(std::string_view text);
+  // The stream read: its temporary file mapped where it spilled to one (read
+  // back into memory if mapping fails), else its bytes. False: unreadable.
+  bool mapSpilledStream();
 
   std::string name_;
   std::string_view text_;

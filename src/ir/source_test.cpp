@@ -105,6 +105,26 @@ TEST_CASE("source file: a stream is read whole, through several buffer growths")
   CHECK(source->text() == text);
 }
 
+TEST_CASE("source file: a long stream is spilled and mapped: same text, its pages released as a file's") {
+  std::string text = programOf(3 << 20);
+  TempFile file(text);
+  std::string error;
+  FILE* pipe = ::popen(("cat " + file.path).c_str(), "r");
+  REQUIRE(pipe);
+  SourceFile::LoadOptions options;
+  options.spillAfter = size_t{1} << 20;
+  std::optional<SourceFile> source =
+      SourceFile::load("/dev/fd/" + std::to_string(::fileno(pipe)), &error, options);
+  ::pclose(pipe);
+  REQUIRE(source);
+  CHECK(!source->cutoff());
+  CHECK(source->text() == text);
+  source->releaseBefore(text.size() / 2);
+  CHECK(source->dropPages(0, text.size() / 2) > 0);  // mapped: pages were dropped
+  CHECK(source->lineAt(10) == std::string_view(text).substr(2, text.find('\n', 2) - 2));
+  CHECK(source->text() == text);  // read back from the file after release
+}
+
 TEST_CASE("source file: a missing file and a folder are reported by name") {
   std::string error;
   CHECK(!SourceFile::load("/no/such/file.ir", &error));

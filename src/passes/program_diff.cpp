@@ -26,13 +26,13 @@ struct OpKey {
   uint64_t cone = 0;   // local, combined with the cones of every producer
 };
 
-using Ops = std::vector<const Operation*>;
-
-Ops opsOf(const Block& block) {
-  Ops ops;
-  for (const Operation* op : block) ops.push_back(op);
-  return ops;
-}
+// An op with its key. A block being aligned is a list of pointers to these:
+// the alignment's table asks for keys n·m times.
+struct KeyedOp {
+  const Operation* op;
+  OpKey key;
+};
+using Ops = std::vector<const KeyedOp*>;
 
 size_t countOps(const Program& program) {
   size_t count = 0;
@@ -56,6 +56,7 @@ class Differ {
     valueMap_.assign(before.valueCount(), nullptr);
     computeKeys(*before.body(), kBefore);
     computeKeys(*after.body(), kAfter);
+    std::sort(keys_.begin(), keys_.end(), [](const KeyedOp& x, const KeyedOp& y) { return x.op < y.op; });
     diffBlocks(*before.body(), *after.body());
     diff.changes = std::move(changes_);
     return diff;
@@ -110,17 +111,26 @@ class Differ {
       for (size_t i = 0; i < op->numResults(); ++i) local = mix(local, typeHash(op->result(i)->type));
       OpKey key{local, mix(local, cone)};
       for (size_t i = 0; i < op->numResults(); ++i) valueCones_[side][op->result(i)->id] = mix(key.cone, i) | 1;
-      keys_.emplace(op, key);
+      keys_.push_back({op, key});
       for (const Block* region : op->regions()) computeKeys(*region, side);
     }
   }
 
+  // The ops of `block` with their keys: O(log ops) each.
+  Ops opsOf(const Block& block) const {
+    Ops ops;
+    for (const Operation* op : block) {
+      auto at = std::lower_bound(keys_.begin(), keys_.end(), op,
+                                 [](const KeyedOp& keyed, const Operation* o) { return keyed.op < o; });
+      ops.push_back(&*at);
+    }
+    return ops;
+  }
+
   // 0: cannot be paired; else higher is a better pair.
-  int score(const Operation* a, const Operation* b) const {
-    if (a->name() != b->name() || a->regions().size() != b->regions().size()) return 0;
-    const OpKey& ka = keys_.at(a);
-    const OpKey& kb = keys_.at(b);
-    return 1 + (ka.local == kb.local ? 2 : 0) + (ka.cone == kb.cone ? 4 : 0);
+  static int score(const KeyedOp* a, const KeyedOp* b) {
+    if (a->op->name() != b->op->name() || a->op->regions().size() != b->op->regions().size()) return 0;
+    return 1 + (a->key.local == b->key.local ? 2 : 0) + (a->key.cone == b->key.cone ? 4 : 0);
   }
 
   // Pairs of indices (i into a, j into b), increasing in both.
@@ -160,8 +170,8 @@ class Differ {
   // (an op whose attributes changed then shows as changed), greedily if not.
   void alignLarge(const Ops& a, const Ops& b, Span span, Pairs& pairs) const {
     std::vector<uint64_t> keysA, keysB;
-    for (size_t i = 0; i < span.n; ++i) keysA.push_back(keys_.at(a[span.aAt + i]).local);
-    for (size_t j = 0; j < span.m; ++j) keysB.push_back(keys_.at(b[span.bAt + j]).local);
+    for (size_t i = 0; i < span.n; ++i) keysA.push_back(a[span.aAt + i]->key.local);
+    for (size_t j = 0; j < span.m; ++j) keysB.push_back(b[span.bAt + j]->key.local);
     size_t i = 0, j = 0;
     auto gap = [&](size_t toI, size_t toJ) {
       Span between{span.aAt + i, span.bAt + j, toI - i, toJ - j};
@@ -233,12 +243,12 @@ class Differ {
     Ops b = opsOf(after);
     size_t i = 0, j = 0;
     for (auto [pi, pj] : align(a, b)) {
-      while (i < pi) reportAll(OpChange::Kind::Removed, a[i++]);
-      while (j < pj) reportAll(OpChange::Kind::Added, b[j++]);
-      diffPair(a[i++], b[j++]);
+      while (i < pi) reportAll(OpChange::Kind::Removed, a[i++]->op);
+      while (j < pj) reportAll(OpChange::Kind::Added, b[j++]->op);
+      diffPair(a[i++]->op, b[j++]->op);
     }
-    while (i < a.size()) reportAll(OpChange::Kind::Removed, a[i++]);
-    while (j < b.size()) reportAll(OpChange::Kind::Added, b[j++]);
+    while (i < a.size()) reportAll(OpChange::Kind::Removed, a[i++]->op);
+    while (j < b.size()) reportAll(OpChange::Kind::Added, b[j++]->op);
   }
 
   // An added or removed op, with everything nested in it.
@@ -308,7 +318,9 @@ class Differ {
   }
 
   const DiffOptions& options_;
-  std::unordered_map<const Operation*, OpKey> keys_;
+  // Every op's key, sorted by the op's address once all are known: 24 bytes
+  // an op where a hash map's nodes took more than twice that.
+  std::vector<KeyedOp> keys_;
   std::unordered_map<const Type*, uint64_t> typeHashes_;
   // Where a text is (not what it says): interned texts are equal iff they
   // are at the same place.
@@ -346,6 +358,10 @@ void writeDiff(const ProgramDiff& diff, const SourceFile& before, const SourceFi
   if (diff.equal()) return;
   write(fmt::format("old: {}\nnew: {}\n", terminalLine(before.name()), terminalLine(after.name())));
   std::string out;
+  // The changes come in file order on both sides: the pages the listing has
+  // passed leave memory (read back should one be quoted again), so quoting
+  // every line of both files holds no more of them than a page or two.
+  size_t droppedBefore = 0, droppedAfter = 0;
   for (const OpChange& change : diff.changes) {
     out.clear();
     const size_t oldLine = change.before ? lineOf(before, change.before) : 0;
@@ -366,6 +382,8 @@ void writeDiff(const ProgramDiff& diff, const SourceFile& before, const SourceFi
       out += fmt::format("  new {:>{}} | {}\n", newLine, width, after.lineAt(change.after->location()));
     escapeForTerminal(out);
     write(out);
+    if (change.before) droppedBefore = before.dropPages(droppedBefore, change.before->location());
+    if (change.after) droppedAfter = after.dropPages(droppedAfter, change.after->location());
   }
 }
 

@@ -184,13 +184,11 @@ std::optional<size_t> inputLimit(std::string* error) {
 
 // The programs of `source` (program_finder.h). The scan reads the whole file
 // once; the pages it passed are let go rather than kept resident until the
-// parser reads them again.
+// parser reads them again (each drop starting where the last one stopped, on
+// a page boundary, so no page between two is left behind).
 std::vector<FoundProgram> findProgramsIn(SourceFile& source) {
   size_t dropped = 0;
-  return findPrograms(source.text(), [&](size_t scannedTo) {
-    source.dropPages(dropped, scannedTo);
-    dropped = scannedTo;
-  });
+  return findPrograms(source.text(), [&](size_t scannedTo) { dropped = source.dropPages(dropped, scannedTo); });
 }
 
 bool isIndex(const std::string& selector) {
