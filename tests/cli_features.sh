@@ -165,8 +165,8 @@ case $case in
     lacks "$work/err" "choose one with --program"
     expect_exit 2 "$tool" verify "$log"  # one file: which program?
     contains "$work/err" "holds 3 programs; choose one with --program N"
-    expect_exit 0 "$tool" verify --program 2 "$log" tests/golden/logs/cinn_2025.log  # --program chooses in every file
-    contains "$work/err" "$log: ok"
+    expect_exit 0 "$tool" verify --program 2 "$log" tests/golden/logs/cinn_2025.log  # --program filters every file
+    contains "$work/err" "$log#2: ok"
     contains "$work/err" "verified 2 files: 2 ok"
     expect_exit 1 "$tool" apply --check -r "$log"
     contains "$work/out" "$log#1: 2 reshards would be inserted"
