@@ -55,8 +55,8 @@ struct Rule {
 };
 
 // Every code a diagnostic can carry: the kinds of error, the named warnings
-// of lint.h, apply --check's finding, validate's divergence and list's empty
-// file.
+// of lint.h, apply --check's finding, validate's divergence, list's empty
+// file and check-pass's difference.
 std::vector<Rule> rules() {
   std::vector<Rule> all = {
       {"syntax-error", "the dump does not follow the PIR text format", Severity::Error},
@@ -69,6 +69,8 @@ std::vector<Rule> rules() {
   all.push_back({kDivergenceCode, "validate: an op's result, assembled from its ranks, differs from the serial program's",
                  Severity::Error});
   all.push_back({kNoProgramCode, "list: the file holds no program", Severity::Error});
+  all.push_back({kPassDiffersCode, "check-pass: Paddle's program after the partition pass differs from ours",
+                 Severity::Error});
   return all;
 }
 

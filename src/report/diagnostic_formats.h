@@ -27,6 +27,7 @@ enum class DiagnosticFormat { Text, Json, GitHub, Sarif };
 // verifier's, lint.h's and apply --check's (all listed as SARIF rules):
 inline constexpr const char* kDivergenceCode = "divergence";  // validate: a result differs from the serial one
 inline constexpr const char* kNoProgramCode = "no-program";   // list: a file holding no program
+inline constexpr const char* kPassDiffersCode = "pass-differs";  // check-pass: Paddle's pass output is not ours
 
 // "text", "json", "github", "sarif"; false for anything else.
 bool parseDiagnosticFormat(std::string_view name, DiagnosticFormat* format);

@@ -35,6 +35,7 @@ extern const SubcommandSpec kVerifySubcommand;
 extern const SubcommandSpec kRunSubcommand;
 extern const SubcommandSpec kListSubcommand;
 extern const SubcommandSpec kValidateSubcommand;
+extern const SubcommandSpec kCheckPassSubcommand;
 
 int runCli(int argc, char** argv);
 
