@@ -26,9 +26,10 @@ struct ReportingOptions {
   size_t maxErrors = 20;
   std::vector<std::string> warningFlags;  // -W values in order: "no-NAME", "error=NAME", "error", "NAME"
   bool werror = false;                    // --werror, the same as -Werror
+  bool quiet = false;                     // -q: no warnings, no summary lines; errors and results only
 };
 
-// --error-format, --color and --max-errors.
+// --error-format, --color, --max-errors and -q/--quiet.
 void addReportingFlags(CLI::App& command, ReportingOptions& options);
 // -W<name>, -Wno-<name>, -Werror[=<name>], --werror (verify's lint warnings).
 void addWarningFlags(CLI::App& command, ReportingOptions& options);
@@ -54,7 +55,7 @@ class Reporter {
   void toolError(const std::string& message);
   void toolWarning(const std::string& message);
   // A per-file or closing summary line; dropped in the JSON and SARIF
-  // formats when it would land in their stream (standard error).
+  // formats when it would land in their stream (standard error), and under -q.
   void summary(OutputSink& stream, const std::string& line);
 
   DiagnosticFormat format() const { return format_; }
@@ -68,6 +69,7 @@ class Reporter {
   DiagnosticPolicy policy_;
   DiagnosticFormat format_ = DiagnosticFormat::Text;
   bool colorStdout_ = false;
+  bool quiet_ = false;  // -q
   std::unique_ptr<DiagnosticConsumer> consumer_;  // on stderr
   SarifConsumer* sarif_ = nullptr;                // consumer_, when the format is SARIF
 };
