@@ -51,7 +51,7 @@ add_cli_case(json.unknown-format 2 - print --emit=yaml ${BEFORE})
 # several inputs, -r, colour, -W names, --max-errors, GitHub annotations,
 # usage errors.
 foreach(case apply-diff-patches diff-unified-patches several-inputs recursive color warnings max-errors github usage
-             logs-in-turn list-several mpi-start)
+             logs-in-turn list-several mpi-start stats-every-format)
   add_test(NAME cli.${case}
            COMMAND ${CMAKE_SOURCE_DIR}/tests/cli_features.sh $<TARGET_FILE:reshardctl> ${case}
            WORKING_DIRECTORY ${CMAKE_SOURCE_DIR})

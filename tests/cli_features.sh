@@ -197,6 +197,25 @@ case $case in
     (cd "$work" && patch -s -p0 <d.patch) || fail "patch rejects the diff of a log's programs"
     expect_exit 0 "$tool" apply --check -r "$work/train.log" "$work/seed_mlp_before.ir"
     ;;
+  stats-every-format)  # apply --stats in every --error-format (a note in JSON and SARIF); -q drops the status lines
+    expect_exit 1 "$tool" apply --check --stats --error-format=json "$before"
+    contains "$work/err" '"severity":"note","code":"stats","message":"apply: would insert 2 reshards'
+    expect_exit 1 "$tool" apply --check --stats --error-format=sarif "$before"
+    python3 -c 'import json, sys; notes = json.load(sys.stdin)["runs"][0]["invocations"][0]["toolExecutionNotifications"]
+assert any(n["level"] == "note" and n["message"]["text"].startswith("apply: would insert 2 reshards") for n in notes), notes' \
+      <"$work/err" || fail "the SARIF log holds no stats note"
+    expect_exit 1 "$tool" apply --check --stats --error-format=github "$before"
+    contains "$work/err" "apply: would insert 2 reshards"
+    expect_exit 1 "$tool" apply --check -q --stats "$before" "$before"
+    contains "$work/err" "apply: would insert 2 reshards"
+    lacks "$work/out" "2 reshards would be inserted in"
+    expect_exit 0 "$tool" help plan
+    contains "$work/out" "Usage: "
+    expect_exit 2 "$tool" help plan extra
+    contains "$work/err" "help takes at most one subcommand"
+    expect_exit 2 "$tool" help aply
+    contains "$work/err" "did you mean 'apply'?"
+    ;;
   list-several)  # list: one table per file under its name; one JSON document
     expect_exit 0 "$tool" list tests/golden/logs/train.log tests/golden/logs/cinn_2023.log
     contains "$work/out" "tests/golden/logs/train.log:"

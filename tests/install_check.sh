@@ -96,9 +96,12 @@ case $case in
     dpkg-deb -c "$deb" >"$work/contents" || fail "dpkg-deb cannot read $deb"
     for f in "${files[@]}"; do grep -q "\./usr/$f\$" "$work/contents" || fail "the .deb lacks /usr/$f"; done
     dpkg-deb -f "$deb" Depends | grep -q libc6 || fail "the .deb names no dependencies"
+    # The version is git describe's at configure time: X.Y.Z+N.gHASH or 0.1.0+gHASH, HASH a commit of this repository.
     version=$(dpkg-deb -f "$deb" Version)
-    commit=$(git -C "$root" rev-parse --short=12 HEAD 2>/dev/null) || commit=""
-    [ -z "$commit" ] || [[ $version == *"$commit"* ]] || fail "the .deb's version $version is not git describe's ($commit)"
+    if git -C "$root" rev-parse HEAD >/dev/null 2>&1; then
+      [[ $version =~ \+([0-9]+\.)?g([0-9a-f]{7,})(\.dirty)?$ ]] || fail "the .deb's version $version is not git describe's"
+      git -C "$root" cat-file -e "${BASH_REMATCH[2]}^{commit}" || fail "the .deb's version $version names no commit"
+    fi
     ;;
   pre-commit-hooks)  # each hook's entry, run as pre-commit would on the files it matches
     mkdir "$work/bin" && ln -s "$build/reshardctl" "$work/bin/reshardctl"

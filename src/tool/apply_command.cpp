@@ -47,7 +47,8 @@ struct ApplyOptions {
   bool json = false;     // with --check: the findings as JSON (schema/check.schema.json)
 };
 
-// `--stats`: how many reshards the pass inserted and what their plans cost.
+// `--stats`: how many reshards the pass inserted and what their plans cost,
+// in every --error-format (Reporter::statistic).
 // Only those still in the program count: folding may erase some again.
 void printStats(const Program& program, const PartitionResult& result, const CostModel& costs, bool check,
                 Reporter& reporter) {
@@ -60,7 +61,7 @@ void printStats(const Program& program, const PartitionResult& result, const Cos
       planReshardOps(program, kept, costs, [](const Operation&) { return size_t{0}; });
   size_t unplanned = 0;
   for (const ReshardReport& report : reports) unplanned += report.plan ? 0 : 1;
-  reporter.summary(standardError(), fmt::format("apply: {} {}{}", check ? "would insert" : "inserted", planTotalText(reports),
+  reporter.statistic(fmt::format("apply: {} {}{}", check ? "would insert" : "inserted", planTotalText(reports),
                                        unplanned == 0 ? "" : fmt::format(" ({} could not be planned)", unplanned)));
 }
 

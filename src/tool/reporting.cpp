@@ -4,6 +4,7 @@
 
 #include <cstdlib>
 #include <cstring>
+#include <utility>
 
 #include <fmt/format.h>
 
@@ -171,6 +172,17 @@ void Reporter::summary(OutputSink& stream, const std::string& line) {
   stream += format_ == DiagnosticFormat::GitHub ? githubLogLine(shown) : shown;
   stream += '\n';
   stream.flush();
+}
+
+void Reporter::statistic(const std::string& line) {
+  if (format_ == DiagnosticFormat::Json || format_ == DiagnosticFormat::Sarif) {
+    Diagnostic note{Severity::Note, Diagnostic::kNoLocation, 0, line, {}, "stats", false};
+    consumer_->consume(nullptr, {&note});
+    return;
+  }
+  const bool quiet = std::exchange(quiet_, false);
+  summary(standardError(), line);
+  quiet_ = quiet;
 }
 
 void Reporter::finish() {

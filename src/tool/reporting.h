@@ -58,6 +58,11 @@ class Reporter {
   // formats when it would land in their stream (standard error), and under -q.
   void summary(OutputSink& stream, const std::string& line);
 
+  // A line a flag asked for (apply --stats): a summary line on standard
+  // error in the text and GitHub formats, a note (code "stats", no place) in
+  // the JSON and SARIF ones, so every format carries it; -q leaves it.
+  void statistic(const std::string& line);
+
   DiagnosticFormat format() const { return format_; }
   bool colorStdout() const { return colorStdout_; }
   // Writes what is written only at the end: the SARIF log.
