@@ -142,7 +142,7 @@ class ApplyRun {
     for (const NeededReshard& one : needed)
       findings.push_back(neededReshardDiagnostic(one, loaded.program->generation()));
     if (!options_.json || reporter_.format() != DiagnosticFormat::Text)
-      reporter_.reportFindings(loaded.source.get(), findings, standardOutput());
+      reporter_.reportFindings(loaded.source.get(), findings, standardError());
     return {needed.empty() ? kExitOk : kExitBadInput, summary};
   }
 
@@ -176,10 +176,10 @@ int finishCheck(const ApplyOptions& options, const CheckTotals& totals, const In
     return writeStdout(dumpJson(document), reporter) ? inputs.status : kExitUsage;
   }
   if (inputs.programs > 1)
-    reporter.summary(standardOutput(), fmt::format("{} {}", neededReshardsSummary(totals.reshards),
-                                         inputsText(totals.inputsChanged, inputs)));
-  else if (totals.reshards > 0 && !writeStdout(neededReshardsSummary(totals.reshards) + "\n", reporter))
-    return kExitUsage;
+    reporter.summary(standardError(), fmt::format("{} {}", neededReshardsSummary(totals.reshards),
+                                        inputsText(totals.inputsChanged, inputs)));
+  else if (totals.reshards > 0)
+    reporter.summary(standardError(), neededReshardsSummary(totals.reshards));
   return inputs.status;
 }
 
@@ -191,8 +191,10 @@ int runApply(const ApplyOptions& options, Reporter& reporter) {
   if (options.mode == ApplyMode::InPlace && std::find(files.begin(), files.end(), "-") != files.end())
     throw Failure(FailureKind::Usage, "--in-place needs an input file, not standard input");
   ApplyRun run(options, reporter);
-  // --check's lines are its result (stdout), unless that is the JSON document.
-  OutputSink& summaries = options.mode == ApplyMode::Check && !options.json ? standardOutput() : standardError();
+  // Findings and summary lines go to standard error, as every command's do
+  // (README "Subcommands"); standard output holds only a result: a program,
+  // a patch, --check --json's document.
+  OutputSink& summaries = standardError();
   // --in-place writes a file back whole: a log's program must be chosen.
   const InputRun inputs =
       forEachInput(files, options.inputs, reporter, summaries, std::ref(run),

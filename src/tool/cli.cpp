@@ -200,8 +200,8 @@ int runCommandLine(int argc, char** argv) {
     return kExitUsage;
   }
   int status = runSubcommand(*run, *reporter);
-  // A write to standard output that no command checks (status lines,
-  // --check's findings, verify --json): the sink kept why it failed.
+  // A write to standard output that no command checks (verify --json):
+  // the sink kept why it failed.
   if (standardOutput().failed() && status != kExitUsage) {
     reporter->toolError(standardOutput().errorMessage());
     status = kExitUsage;

@@ -50,7 +50,8 @@ class Reporter {
   // Hands the engine's diagnostics to the chosen format, on standard error.
   void report(DiagnosticEngine& diagnostics, bool showWarnings = true);
   // Findings that are a command's result (apply --check): in the text format
-  // they go to `textOut` as one line each; otherwise they join the rest.
+  // they go to `textOut` as one line each (no source snippet); otherwise
+  // they join the rest.
   void reportFindings(const SourceFile* source, const std::vector<Diagnostic>& findings, OutputSink& textOut);
   void toolError(const std::string& message);
   void toolWarning(const std::string& message);
