@@ -6,6 +6,8 @@
 #   share/bash-completion/completions/reshardctl  bash completion
 #   share/zsh/site-functions/_reshardctl          zsh completion (zsh's own folder)
 #   share/zsh/vendor-completions/_reshardctl      the same, where Debian's zsh looks
+#   share/reshardctl/samples/, schema/            the sample dumps (--help's examples) and JSON schemas
+#   share/doc/reshardctl/copyright                the licence (MIT, LICENSE), as Debian's policy names it
 # The page and the scripts are written by the binary itself from the
 # definition --help prints (src/tool/cli_docs.h), right after it is linked
 # (src/tool/CMakeLists.txt), so building the reshardctl target is enough to
@@ -19,13 +21,44 @@ install(FILES ${RESHARDCTL_DOCS_DIR}/reshardctl.bash DESTINATION ${CMAKE_INSTALL
         RENAME reshardctl)
 install(FILES ${RESHARDCTL_DOCS_DIR}/_reshardctl DESTINATION ${CMAKE_INSTALL_DATADIR}/zsh/site-functions)
 install(FILES ${RESHARDCTL_DOCS_DIR}/_reshardctl DESTINATION ${CMAKE_INSTALL_DATADIR}/zsh/vendor-completions)
+install(DIRECTORY ${PROJECT_SOURCE_DIR}/samples ${PROJECT_SOURCE_DIR}/schema
+        DESTINATION ${CMAKE_INSTALL_DATADIR}/reshardctl)
+
+# The copyright file in Debian's machine-readable format (DEP-5), the
+# licence's text from LICENSE.
+file(READ ${PROJECT_SOURCE_DIR}/LICENSE _reshardctl_license)
+string(REGEX REPLACE "\n\n" "\n .\n" _reshardctl_license_body "${_reshardctl_license}")
+string(REGEX REPLACE "\n([^ ])" "\n \\1" _reshardctl_license_body "${_reshardctl_license_body}")
+file(WRITE ${PROJECT_BINARY_DIR}/copyright
+     "Format: https://www.debian.org/doc/packaging-manuals/copyright-format/1.0/\n"
+     "Upstream-Name: reshardctl\n\n"
+     "Files: *\n"
+     "Copyright: The reshardctl authors\n"
+     "License: MIT\n ${_reshardctl_license_body}")
+install(FILES ${PROJECT_BINARY_DIR}/copyright DESTINATION ${CMAKE_INSTALL_DOCDIR})
+
+# The package's version: `git describe` (tag vX.Y.Z, N commits on, commit
+# HASH: X.Y.Z+N.gHASH), or without a tag the project's version and the
+# commit (0.1.0+gHASH); without git, the project's version.
+execute_process(COMMAND git describe --tags --match "v[0-9]*" --always --dirty=.dirty --abbrev=12
+                WORKING_DIRECTORY ${PROJECT_SOURCE_DIR}
+                OUTPUT_VARIABLE _reshardctl_describe OUTPUT_STRIP_TRAILING_WHITESPACE
+                RESULT_VARIABLE _reshardctl_describe_status ERROR_QUIET)
+set(RESHARDCTL_PACKAGE_VERSION ${PROJECT_VERSION})
+if(_reshardctl_describe_status EQUAL 0 AND _reshardctl_describe MATCHES "^v([0-9][^-]*)-([0-9]+)-(g.*)$")
+  set(RESHARDCTL_PACKAGE_VERSION "${CMAKE_MATCH_1}+${CMAKE_MATCH_2}.${CMAKE_MATCH_3}")
+elseif(_reshardctl_describe_status EQUAL 0 AND _reshardctl_describe MATCHES "^v([0-9].*)$")
+  set(RESHARDCTL_PACKAGE_VERSION "${CMAKE_MATCH_1}")
+elseif(_reshardctl_describe_status EQUAL 0 AND _reshardctl_describe MATCHES "^[0-9a-f]+")
+  set(RESHARDCTL_PACKAGE_VERSION "${PROJECT_VERSION}+g${_reshardctl_describe}")
+endif()
 
 set(CPACK_PACKAGE_NAME reshardctl)
 set(CPACK_PACKAGE_VENDOR "reshardctl developers")
 set(CPACK_PACKAGE_CONTACT "reshardctl developers <reshardctl@users.noreply.github.com>")
 set(CPACK_PACKAGE_DESCRIPTION_SUMMARY
     "Insert, plan and run the reshards of Paddle PIR auto-parallel program dumps")
-set(CPACK_PACKAGE_VERSION ${PROJECT_VERSION})
+set(CPACK_PACKAGE_VERSION ${RESHARDCTL_PACKAGE_VERSION})
 set(CPACK_GENERATOR DEB)
 set(CPACK_DEBIAN_FILE_NAME DEB-DEFAULT)
 set(CPACK_DEBIAN_PACKAGE_SECTION devel)

@@ -1,8 +1,11 @@
 #!/usr/bin/env bash
 # Installs what reshardctl needs from Debian's packages (if missing) and
 # builds it into build/. Safe to run again. Used by the README's quick start
-# and by CI (.ci/run, with --extras), where warnings are errors.
-#   scripts/setup.sh [--extras]
+# and by .ci/run (with --extras --werror).
+#   scripts/setup.sh [--extras] [--werror]
+#     --extras  also install Graphviz and headless Chromium (below)
+#     --werror  build with warnings as errors (-DRESHARDCTL_WERROR=ON); without
+#               it a newer compiler's new warning never stops a user's build
 set -euo pipefail
 cd "$(dirname "$0")/.."
 
@@ -15,11 +18,17 @@ scripts/install-packages.sh cmake g++ make python3 libcli11-dev nlohmann-json3-d
 # with which ctest also checks print's views (view.graphviz, view.browser; they
 # skip without them) and scripts/regen-pictures.sh redraws docs/. Never needed
 # to build or use reshardctl.
-if [ "${1:-}" = "--extras" ]; then
+extras=false werror=OFF
+for arg in "$@"; do
+  case $arg in
+    --extras) extras=true ;;
+    --werror) werror=ON ;;
+    *) echo "setup.sh: unknown argument '$arg' (expected --extras or --werror)" >&2; exit 2 ;;
+  esac
+done
+if $extras; then
   scripts/install-packages.sh graphviz chromium
 fi
 
-werror=OFF
-[ -n "${CI:-}" ] && werror=ON
 cmake -S . -B build -DCMAKE_BUILD_TYPE=Release -DRESHARDCTL_WERROR=$werror >/dev/null
 cmake --build build -j "$(nproc)"

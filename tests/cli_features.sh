@@ -65,9 +65,9 @@ case $case in
     same "$after" "$work/a.ir" "apply -i of the first input"
     same "$after" "$work/b.ir" "apply -i of the second input"
     expect_exit 1 "$tool" apply --check "$before" "$after"
-    contains "$work/out" "$before: 2 reshards would be inserted"
-    contains "$work/out" "$after: 0 reshards would be inserted"
-    contains "$work/out" "2 reshards would be inserted in 1 of 2 files"
+    contains "$work/err" "$before: 2 reshards would be inserted"
+    contains "$work/err" "$after: 0 reshards would be inserted"
+    contains "$work/err" "2 reshards would be inserted in 1 of 2 files"
     expect_exit 2 "$tool" print - -
     ;;
   recursive)  # -r walks directories in order, skips hidden ones, --glob picks names
@@ -75,10 +75,10 @@ case $case in
     cp "$before" "$work/d/sub/x.ir" && cp "$after" "$work/d/a.ir" && cp "$before" "$work/d/.hidden/h.ir"
     cp "$after" "$work/d/notes.txt" && cp "$after" "$work/d/run.log.txt"
     expect_exit 1 "$tool" apply --check -r "$work/d"
-    contains "$work/out" "$work/d/a.ir: 0 reshards would be inserted"
-    contains "$work/out" "$work/d/sub/x.ir: 2 reshards would be inserted"
-    lacks "$work/out" ".hidden"
-    lacks "$work/out" "notes.txt"
+    contains "$work/err" "$work/d/a.ir: 0 reshards would be inserted"
+    contains "$work/err" "$work/d/sub/x.ir: 2 reshards would be inserted"
+    lacks "$work/err" ".hidden"
+    lacks "$work/err" "notes.txt"
     expect_exit 0 "$tool" verify -r "$work/d" --glob '*.txt'
     contains "$work/err" "notes.txt: ok"
     contains "$work/err" "run.log.txt: ok"
@@ -129,7 +129,7 @@ case $case in
   github)  # workflow commands GitHub turns into annotations
     expect_exit 1 "$tool" apply --check --error-format=github "$before"
     contains "$work/err" "::warning file=$before,line=11,col=5,endColumn=6,title=reshard-needed::pd_op.relu operand 0 (%258)"  # % is escaped as %25
-    contains "$work/out" "2 reshards would be inserted"
+    contains "$work/err" "2 reshards would be inserted"
     expect_exit 1 "$tool" verify --error-format=github tests/golden/errors/bad-truncated.ir
     grep -q '^::error file=tests/golden/errors/bad-truncated.ir,line=[0-9]*,col=[0-9]*,endColumn=[0-9]*,title=syntax-error::' \
       "$work/err" || { cat "$work/err"; fail "no ::error line"; }
@@ -165,14 +165,14 @@ case $case in
     lacks "$work/err" "choose one with --program"
     expect_exit 2 "$tool" verify "$log"  # one file: which program?
     contains "$work/err" "holds 3 programs; choose one with --program N"
-    expect_exit 0 "$tool" verify --program 2 "$log" tests/golden/logs/cinn_2025.log  # --program chooses in every file
-    contains "$work/err" "$log: ok"
+    expect_exit 0 "$tool" verify --program 2 "$log" tests/golden/logs/cinn_2025.log  # --program filters every file
+    contains "$work/err" "$log#2: ok"
     contains "$work/err" "verified 2 files: 2 ok"
     expect_exit 1 "$tool" apply --check -r "$log"
-    contains "$work/out" "$log#1: 2 reshards would be inserted"
-    contains "$work/out" "$log#2: 0 reshards would be inserted"
-    contains "$work/out" "9 reshards would be inserted in 2 of 3 programs of 1 file"
-    contains "$work/out" "$log:19:5: warning: pd_op.relu operand 0 (%8)"  # the log's own lines
+    contains "$work/err" "$log#1: 2 reshards would be inserted"
+    contains "$work/err" "$log#2: 0 reshards would be inserted"
+    contains "$work/err" "9 reshards would be inserted in 2 of 3 programs of 1 file"
+    contains "$work/err" "$log:19:5: warning: pd_op.relu operand 0 (%8)"  # the log's own lines
     expect_exit 1 "$tool" apply --check --json "$log" "$after"
     python3 -c 'import json,sys; d=json.load(open(sys.argv[1])); print([(f["file"],f["program"],len(f["reshards"])) for f in d["files"]])' \
       "$work/out" >"$work/files"
@@ -196,6 +196,25 @@ case $case in
     (cd "$work" && "$tool" apply --diff train.log seed_mlp_before.ir >d.patch) || fail "apply --diff exited $?"
     (cd "$work" && patch -s -p0 <d.patch) || fail "patch rejects the diff of a log's programs"
     expect_exit 0 "$tool" apply --check -r "$work/train.log" "$work/seed_mlp_before.ir"
+    ;;
+  stats-every-format)  # apply --stats in every --error-format (a note in JSON and SARIF); -q drops the status lines
+    expect_exit 1 "$tool" apply --check --stats --error-format=json "$before"
+    contains "$work/err" '"severity":"note","code":"stats","message":"apply: would insert 2 reshards'
+    expect_exit 1 "$tool" apply --check --stats --error-format=sarif "$before"
+    python3 -c 'import json, sys; notes = json.load(sys.stdin)["runs"][0]["invocations"][0]["toolExecutionNotifications"]
+assert any(n["level"] == "note" and n["message"]["text"].startswith("apply: would insert 2 reshards") for n in notes), notes' \
+      <"$work/err" || fail "the SARIF log holds no stats note"
+    expect_exit 1 "$tool" apply --check --stats --error-format=github "$before"
+    contains "$work/err" "apply: would insert 2 reshards"
+    expect_exit 1 "$tool" apply --check -q --stats "$before" "$before"
+    contains "$work/err" "apply: would insert 2 reshards"
+    lacks "$work/err" "2 reshards would be inserted in"
+    expect_exit 0 "$tool" help plan
+    contains "$work/out" "Usage: "
+    expect_exit 2 "$tool" help plan extra
+    contains "$work/err" "help takes at most one subcommand"
+    expect_exit 2 "$tool" help aply
+    contains "$work/err" "did you mean 'apply'?"
     ;;
   list-several)  # list: one table per file under its name; one JSON document
     expect_exit 0 "$tool" list tests/golden/logs/train.log tests/golden/logs/cinn_2023.log

@@ -16,6 +16,8 @@ add_log_case(list-json 0 ${LOGS}/train.list.json list --json ${TRAIN})
 add_log_case(list-2023 0 ${LOGS}/cinn_2023.list.txt list ${LOGS}/cinn_2023.log)
 add_log_case(list-2025 0 ${LOGS}/cinn_2025.list.txt list ${LOGS}/cinn_2025.log)
 add_log_case(list-nothing 1 - list tests/golden/errors/bad-binary-garbage.ir)
+# --reshards: each program's reshards, those apply would insert, their cost.
+add_log_case(list-reshards 0 ${LOGS}/train.list-reshards.txt list --reshards ${TRAIN} samples/seed_mlp_before.ir)
 
 # Several programs and no --program: exit 2, listing them.
 add_log_case(several-programs 2 - print ${TRAIN})
@@ -66,3 +68,34 @@ foreach(fragment ops_with_elisions if_op_alone dist_ops)
 endforeach()
 add_cli_case(fragment.apply 0 ${FRAGMENTS}/dist_ops.expected.ir apply --fragment ${FRAGMENTS}/dist_ops.ir)
 add_cli_case(fragment.verify 0 - verify --fragment ${FRAGMENTS}/dist_ops.ir)
+
+# FILE#N names a log's program wherever an input is named (diff, --compare);
+# under several inputs or -r, --program filters: files without a match, or
+# without any program, are skipped with a note (tests/golden/logs/filter.*).
+add_log_case(diff-file-hash 1 ${LOGS}/train.diff.txt diff "${TRAIN}#1" "${TRAIN}#2")
+add_log_case(print-file-hash 0 ${LOGS}/train.program2.ir print "${TRAIN}#2")
+add_log_case(compare-file-hash 0 - print --emit=html --compare "${TRAIN}#1" -o /dev/null "${TRAIN}#2")
+add_log_case(file-hash-and-program 2 - print --program 1 "${TRAIN}#2")
+add_log_case(file-hash-beyond 2 - print "${TRAIN}#9")
+add_log_case(filter-after-pass 0 - verify -r --program after:apply_partition_pass ${LOGS}/train.log
+             ${LOGS}/cinn_2025.log tests/golden/check_pass/worker.log)
+set_tests_properties(cli.log.filter-after-pass PROPERTIES
+                     ENVIRONMENT EXPECTED_STDERR=${CMAKE_SOURCE_DIR}/${LOGS}/filter.verify.stderr)
+add_log_case(filter-nothing 0 - verify -r --program after:no_such_pass ${TRAIN})
+set_tests_properties(cli.log.filter-nothing PROPERTIES
+                     ENVIRONMENT EXPECTED_STDERR=${CMAKE_SOURCE_DIR}/${LOGS}/filter.nothing.stderr)
+
+# check-pass: our pass on each program a log prints before apply_partition_pass
+# against Paddle's after it; differences are errors at their lines in the log.
+set(CHECK_PASS tests/golden/check_pass)
+function(add_check_pass_case name exit_code)
+  add_log_case(check-pass.${name} ${exit_code} - check-pass ${ARGN})
+  set_tests_properties(cli.log.check-pass.${name} PROPERTIES
+                       ENVIRONMENT EXPECTED_STDERR=${CMAKE_SOURCE_DIR}/${CHECK_PASS}/${name}.stderr)
+endfunction()
+add_check_pass_case(agrees 0 ${TRAIN})
+add_check_pass_case(drift 1 ${CHECK_PASS}/drift.log)
+add_check_pass_case(drift-github 1 --error-format=github ${CHECK_PASS}/drift.log)
+add_check_pass_case(folder 1 -r ${LOGS} ${CHECK_PASS})
+add_check_pass_case(no-pair 0 ${LOGS}/cinn_2025.log)
+add_check_pass_case(quiet 1 -q ${CHECK_PASS}/drift.log ${TRAIN})

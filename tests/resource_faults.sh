@@ -76,14 +76,14 @@ case $check in
   write-errors)
     # Every failed write says why, with exit 2.
     full='No space left on device'
-    expect 2 "cannot write '<stdout>': $full" bash -c '"$0" apply --check "$1" >/dev/full' "$tool" "$seed"
+    expect 2 "cannot write '<stdout>': $full" bash -c '"$0" apply --check --json "$1" >/dev/full' "$tool" "$seed"
     expect 2 "cannot write '<stdout>': $full" bash -c '"$0" apply "$1" >/dev/full' "$tool" "$seed"
     expect 2 "cannot write '/dev/full': $full" "$tool" print --emit=json "$seed" -o /dev/full
     expect 2 "cannot write '<stdout>': $full" bash -c '"$0" diff --stat "$1" "$1" >/dev/full' "$tool" "$seed"
     expect 2 "cannot write '<stdout>': $full" bash -c '"$0" plan --apply "$1" >/dev/full' "$tool" "$seed"
     expect 2 "cannot write '<stdout>': $full" bash -c '"$0" run --apply "$1" >/dev/full' "$tool" "$seed"
     # What goes through the standard-output sink itself: status lines, --json, --generate.
-    expect 2 "cannot write '<stdout>': $full" bash -c '"$0" apply --check "$1" "$1" >/dev/full' "$tool" "$seed"
+    expect 2 "cannot write '<stdout>': $full" bash -c '"$0" apply --check --json "$1" "$1" >/dev/full' "$tool" "$seed"
     expect 2 "cannot write '<stdout>': $full" bash -c '"$0" verify --json "$1" >/dev/full' "$tool" "$seed"
     expect 2 "cannot write '<stdout>': $full" bash -c '"$0" --generate=man >/dev/full' "$tool"
     ;;

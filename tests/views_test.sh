@@ -51,6 +51,12 @@ check_browser() {
   done
   grep -qE '<details class="op reshard hit-def"[^>]* id="op9"' "$work/dom.html" || fail "the search for %9 marked no row"
   grep -q '<span id="search-status">%9: defined at line 11, 1 use</span>' "$work/dom.html" || fail "no search status"
+  # As one types it, unencoded: %9 is no percent-escape, so it is searched as written.
+  timeout 60 "$browser" "${flags[@]}" --dump-dom "file://$work/page.html#search=%9" >"$work/raw.html" \
+      2>>"$work/browser.err" || { tail -5 "$work/browser.err"; fail "$browser --dump-dom #search=%9"; }
+  grep -q 'data-ready="1"' "$work/raw.html" || fail "#search=%9 stopped the page's script (URIError)"
+  grep -q '<span id="search-status">%9: defined at line 11, 1 use</span>' "$work/raw.html" ||
+    fail "#search=%9 searched nothing"
   timeout 60 "$browser" "${flags[@]}" --screenshot="$work/page.png" --window-size=1200,900 "$url" \
       >/dev/null 2>>"$work/browser.err" || { tail -5 "$work/browser.err"; fail "$browser --screenshot"; }
   # A PNG of the window's size: signature, then IHDR's width and height.

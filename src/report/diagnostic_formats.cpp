@@ -67,8 +67,8 @@ struct Rule {
 };
 
 // Every code a diagnostic can carry: the kinds of error, the named warnings
-// of lint.h, apply --check's finding, validate's divergence and list's empty
-// file.
+// of lint.h, apply --check's finding, validate's divergence, list's empty
+// file and check-pass's difference.
 std::vector<Rule> rules() {
   std::vector<Rule> all = {
       {"syntax-error", "the dump does not follow the PIR text format", Severity::Error},
@@ -85,6 +85,8 @@ std::vector<Rule> rules() {
                  "schedule: the ranks' communication calls mismatch or cannot all complete (a hang)", Severity::Error});
   all.push_back({kControlFlowCommCode, "schedule: a communication call inside control flow, not checked",
                  Severity::Warning});
+  all.push_back({kPassDiffersCode, "check-pass: Paddle's program after the partition pass differs from ours",
+                 Severity::Error});
   return all;
 }
 

@@ -29,6 +29,7 @@ inline constexpr const char* kDivergenceCode = "divergence";  // validate: a res
 inline constexpr const char* kNoProgramCode = "no-program";   // list: a file holding no program
 inline constexpr const char* kScheduleFindingCode = "schedule-finding";  // schedule: ranks that would hang or mismatch
 inline constexpr const char* kControlFlowCommCode = "control-flow-comm";  // schedule: a call inside pd_op.if/while
+inline constexpr const char* kPassDiffersCode = "pass-differs";  // check-pass: Paddle's pass output is not ours
 
 // "text", "json", "github", "sarif"; false for anything else.
 bool parseDiagnosticFormat(std::string_view name, DiagnosticFormat* format);

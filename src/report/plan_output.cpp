@@ -65,8 +65,9 @@ std::string stepTable(const Plan& plan) {
 }
 
 std::string reportText(const ReshardReport& report) {
-  std::string text = fmt::format("line {}: {} = dist_op.reshard({})  {}\n", report.line, report.result,
-                                 report.input, shapeText(report.request));
+  std::string text = fmt::format("line {}: {} = dist_op.reshard({})  {}{}\n", report.line, report.result,
+                                 report.input, shapeText(report.request),
+                                 report.consumer.empty() ? "" : "  (for the op at input " + report.consumer + ")");
   if (!report.plan) return text + fmt::format("  no plan: {}\n", report.error);
   const Plan& plan = *report.plan;
   text += fmt::format("  src  {}\n  dst  {}\n", layoutText(plan.src), layoutText(plan.dst));

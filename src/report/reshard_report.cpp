@@ -220,6 +220,25 @@ bool reportUnplannable(const std::vector<ReshardReport>& reports, DiagnosticEngi
 
 }  // namespace
 
+namespace {
+
+// "19:5": where in the input the op an inserted reshard is for sits (its
+// first user, past reshards the pass chained), as apply --check names it; ""
+// for a reshard the input had (it has a line of its own).
+std::string consumerPlace(const Operation& reshard, const SourceFile& source) {
+  if (reshard.location() != 0) return "";
+  const Operation* op = &reshard;
+  for (size_t hops = 0; op != nullptr && op->location() == 0 && hops < 8; ++hops) {
+    const Operand* use = op->numResults() > 0 ? op->result(0)->firstUse : nullptr;
+    op = use != nullptr ? use->owner() : nullptr;
+  }
+  if (op == nullptr) return "";
+  const auto place = source.lineCol(op->location());
+  return fmt::format("{}:{}", place.line, place.column);
+}
+
+}  // namespace
+
 bool reportLoadedReshards(Program& program, const SourceFile& source, const PartitionOptions* pass,
                           const CostModel& costs, DiagnosticEngine& diagnostics,
                           std::vector<ReshardReport>* reports) {
@@ -229,6 +248,8 @@ bool reportLoadedReshards(Program& program, const SourceFile& source, const Part
     lineOf = printedLines(program);  // the reshards are new lines
   }
   *reports = planProgramReshards(program, costs, lineOf);
+  if (pass)
+    for (ReshardReport& report : *reports) report.consumer = consumerPlace(*report.op, source);
   return reportUnplannable(*reports, diagnostics);
 }
 

@@ -29,6 +29,9 @@ struct ReshardReport {
   ReshardRequest request;
   std::optional<Plan> plan;
   std::string error;  // why there is no plan
+  // A reshard the pass inserted (plan --apply): "19:5", the input's line and
+  // column of the op it is for, as apply --check names it; else "".
+  std::string consumer;
 };
 
 // Where each reported op sits: a line number (1-based).

@@ -259,6 +259,12 @@ std::string passNameOf(std::string_view label) {
   return "";
 }
 
+PassStage passStageOf(std::string_view label) {
+  if (passNameOf(label).empty()) return PassStage::None;
+  const bool before = label.substr(0, 13) == "before-apply-" || label.find(" before ") != std::string_view::npos;
+  return before ? PassStage::Before : PassStage::After;
+}
+
 size_t glogPrefixLength(std::string_view line) {
   // [IWEF]mmdd or [IWEF]yyyymmdd, a time, the thread id, then `file:line] `.
   if (line.size() < 8 || std::string_view("IWEF").find(line[0]) == std::string_view::npos) return 0;

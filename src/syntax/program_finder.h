@@ -56,6 +56,11 @@ std::string whyNoProgram(std::string_view text);
 // "IR before X Pass" give X, "after-apply-X" gives X; otherwise "".
 std::string passNameOf(std::string_view label);
 
+// Whether a label names the program as printed before its pass or after it
+// ("... before X pass", "before-apply-X"; "after" alike), or neither.
+enum class PassStage { None, Before, After };
+PassStage passStageOf(std::string_view label);
+
 // Where the message of a log line starts: past a glog prefix
 // (`I1130 10:00:01.123456 41234 file.cc:212] `), else 0.
 size_t glogPrefixLength(std::string_view line);

@@ -117,6 +117,16 @@ TEST_CASE("pass names in labels") {
   CHECK(passNameOf("IRPrinting on builtin.module original program").empty());
 }
 
+TEST_CASE("a label says whether its program was printed before or after the pass") {
+  CHECK(passStageOf("IRPrinting on builtin.module before apply_partition_pass pass") == PassStage::Before);
+  CHECK(passStageOf("IRPrinting on builtin.module after apply_partition_pass pass") == PassStage::After);
+  CHECK(passStageOf("IR before DistToDense Pass") == PassStage::Before);
+  CHECK(passStageOf("after-apply-fuse_pass") == PassStage::After);
+  CHECK(passStageOf("before-apply-fuse_pass") == PassStage::Before);
+  CHECK(passStageOf("IR before lowering") == PassStage::None);
+  CHECK(passStageOf("") == PassStage::None);
+}
+
 }  // namespace reshardctl
 
 namespace reshardctl {

@@ -47,7 +47,8 @@ struct ApplyOptions {
   bool json = false;     // with --check: the findings as JSON (schema/check.schema.json)
 };
 
-// `--stats`: how many reshards the pass inserted and what their plans cost.
+// `--stats`: how many reshards the pass inserted and what their plans cost,
+// in every --error-format (Reporter::statistic).
 // Only those still in the program count: folding may erase some again.
 void printStats(const Program& program, const PartitionResult& result, const CostModel& costs, bool check,
                 Reporter& reporter) {
@@ -60,7 +61,7 @@ void printStats(const Program& program, const PartitionResult& result, const Cos
       planReshardOps(program, kept, costs, [](const Operation&) { return size_t{0}; });
   size_t unplanned = 0;
   for (const ReshardReport& report : reports) unplanned += report.plan ? 0 : 1;
-  reporter.summary(standardError(), fmt::format("apply: {} {}{}", check ? "would insert" : "inserted", planTotalText(reports),
+  reporter.statistic(fmt::format("apply: {} {}{}", check ? "would insert" : "inserted", planTotalText(reports),
                                        unplanned == 0 ? "" : fmt::format(" ({} could not be planned)", unplanned)));
 }
 
@@ -141,7 +142,7 @@ class ApplyRun {
     for (const NeededReshard& one : needed)
       findings.push_back(neededReshardDiagnostic(one, loaded.program->generation()));
     if (!options_.json || reporter_.format() != DiagnosticFormat::Text)
-      reporter_.reportFindings(loaded.source.get(), findings, standardOutput());
+      reporter_.reportFindings(loaded.source.get(), findings, standardError());
     return {needed.empty() ? kExitOk : kExitBadInput, summary};
   }
 
@@ -175,10 +176,10 @@ int finishCheck(const ApplyOptions& options, const CheckTotals& totals, const In
     return writeStdout(dumpJson(document), reporter) ? inputs.status : kExitUsage;
   }
   if (inputs.programs > 1)
-    reporter.summary(standardOutput(), fmt::format("{} {}", neededReshardsSummary(totals.reshards),
-                                         inputsText(totals.inputsChanged, inputs)));
-  else if (totals.reshards > 0 && !writeStdout(neededReshardsSummary(totals.reshards) + "\n", reporter))
-    return kExitUsage;
+    reporter.summary(standardError(), fmt::format("{} {}", neededReshardsSummary(totals.reshards),
+                                        inputsText(totals.inputsChanged, inputs)));
+  else if (totals.reshards > 0)
+    reporter.summary(standardError(), neededReshardsSummary(totals.reshards));
   return inputs.status;
 }
 
@@ -190,8 +191,10 @@ int runApply(const ApplyOptions& options, Reporter& reporter) {
   if (options.mode == ApplyMode::InPlace && std::find(files.begin(), files.end(), "-") != files.end())
     throw Failure(FailureKind::Usage, "--in-place needs an input file, not standard input");
   ApplyRun run(options, reporter);
-  // --check's lines are its result (stdout), unless that is the JSON document.
-  OutputSink& summaries = options.mode == ApplyMode::Check && !options.json ? standardOutput() : standardError();
+  // Findings and summary lines go to standard error, as every command's do
+  // (README "Subcommands"); standard output holds only a result: a program,
+  // a patch, --check --json's document.
+  OutputSink& summaries = standardError();
   // --in-place writes a file back whole: a log's program must be chosen.
   const InputRun inputs =
       forEachInput(files, options.inputs, reporter, summaries, std::ref(run),

@@ -32,7 +32,7 @@ void writeError(const std::string& text) {
 int exitThroughSinks(const CLI::App& app, const CLI::Error& e) {
   std::ostringstream out, err;
   const int code = app.exit(e, out, err);
-  standardOutput() += out.str();
+  standardOutput() += wrapHelpText(out.str(), helpWidth());
   standardOutput().flush();
   writeError(err.str());
   return code;
@@ -42,7 +42,7 @@ int exitThroughSinks(const CLI::App& app, const CLI::Error& e) {
 constexpr const SubcommandSpec* kSubcommands[] = {
     &kApplySubcommand,  &kPrintSubcommand, &kDiffSubcommand, &kPlanSubcommand,
     &kVerifySubcommand, &kRunSubcommand,   &kListSubcommand, &kValidateSubcommand,
-    &kLowerSubcommand,  &kScheduleSubcommand,
+    &kLowerSubcommand,  &kScheduleSubcommand, &kCheckPassSubcommand,
 };
 
 constexpr const char* kDescription =
@@ -50,20 +50,23 @@ constexpr const char* kDescription =
     "the partition pass needs, print them back exactly as Paddle does.";
 
 constexpr const char* kFooter =
-    "Examples:\n"
+    "Examples (the samples/ named are installed in share/reshardctl):\n"
     "  reshardctl apply samples/seed_mlp_before.ir -o after.ir\n"
-    "  reshardctl apply --check -r dumps/\n"
+    "  reshardctl apply --check -r --program after: samples/\n"
     "  reshardctl apply --diff samples/seed_mlp_before.ir | patch -p0\n"
-    "  reshardctl print dump.ir | diff dump.ir -\n"
-    "  reshardctl verify -Werror --error-format=github dumps/*.ir\n"
+    "  reshardctl print samples/seed_mlp_after.ir | diff samples/seed_mlp_after.ir -\n"
+    "  reshardctl verify -Werror --error-format=github samples/*.ir\n"
     "  reshardctl plan --apply samples/seed_mlp_before.ir --json\n"
     "  reshardctl run --apply samples/tp_mlp_2x2_before.ir\n"
-    "  reshardctl diff -u before.ir after.ir --ignore-attr op_role\n"
+    "  reshardctl diff -u --ignore-attr op_role samples/seed_mlp_before.ir samples/seed_mlp_after.ir\n"
+    "  reshardctl diff samples/train.log#1 samples/train.log#2\n"
     "  reshardctl print --brief samples/seed_mlp_after.ir\n"
-    "  reshardctl print --emit=dot dump.ir | dot -Tsvg -o dump.svg\n"
-    "  reshardctl print --emit=html after.ir --compare before.ir -o page.html\n"
-    "  reshardctl list train.log\n"
-    "  reshardctl apply --program build_cinn_pass train.log\n"
+    "  reshardctl print --emit=dot samples/seed_mlp_after.ir | dot -Tsvg -o mlp.svg\n"
+    "  reshardctl print --emit=html --compare samples/seed_mlp_before.ir -o page.html samples/seed_mlp_after.ir\n"
+    "  reshardctl list samples/train.log\n"
+    "  reshardctl check-pass samples/train.log\n"
+    "  reshardctl verify -r --program after:apply_partition_pass samples/\n"
+    "  reshardctl apply --program 1 samples/train.log\n"
     "  reshardctl validate samples/seed_mlp_before.ir\n"
     "Exit status: 0 success; 1 bad input (diagnostics on stderr), a check that found something "
     "(apply --check, verify -Werror, diff: the programs differ) or a failing reshard (run); 2 bad usage, "
@@ -180,9 +183,20 @@ int runSubcommand(const SubcommandRunner& run, Reporter& reporter) {
   }
 }
 
-}  // namespace
+// `reshardctl help [SUBCOMMAND]` is `reshardctl [SUBCOMMAND] --help`;
+// other command lines are as given.
+std::vector<char*> helpAsFlag(int argc, char** argv) {
+  static char helpFlag[] = "--help";
+  std::vector<char*> arguments(argv, argv + argc);
+  if (argc < 2 || std::string_view(argv[1]) != "help") return arguments;
+  if (argc > 3) throw Failure(FailureKind::Usage, "help takes at most one subcommand: reshardctl help SUBCOMMAND");
+  arguments.erase(arguments.begin() + 1);
+  arguments.push_back(helpFlag);
+  return arguments;
+}
 
-int runCli(int argc, char** argv) {
+// The command line after `help` became --help.
+int runCommandLine(int argc, char** argv) {
   auto cli = std::make_unique<CommandLine>(leadingSubcommand(argc, argv));
   if (const int exit = parse(cli, argc, argv); exit >= 0) return exit;
   if (cli->generate != CliDocument::None) {
@@ -193,7 +207,7 @@ int runCli(int argc, char** argv) {
   const SubcommandRunner* run = cli->chosen();
   if (run == nullptr) {
     writeError("reshardctl: error: a subcommand is required: apply, print, verify, diff, plan, run, list, "
-               "validate, lower or schedule\n"
+               "validate, lower, schedule or check-pass\n"
                "Run 'reshardctl --help' for more.\n");
     return kExitUsage;
   }
@@ -204,14 +218,27 @@ int runCli(int argc, char** argv) {
     return kExitUsage;
   }
   int status = runSubcommand(*run, *reporter);
-  // A write to standard output that no command checks (status lines,
-  // --check's findings, verify --json): the sink kept why it failed.
+  // A write to standard output that no command checks (verify --json):
+  // the sink kept why it failed.
   if (standardOutput().failed() && status != kExitUsage) {
     reporter->toolError(standardOutput().errorMessage());
     status = kExitUsage;
   }
   reporter->finish();
   return status;
+}
+
+}  // namespace
+
+int runCli(int argc, char** argv) {
+  std::vector<char*> arguments;
+  try {
+    arguments = helpAsFlag(argc, argv);
+  } catch (const Failure& failure) {
+    writeError("reshardctl: error: " + failure.message + "\n");
+    return kExitUsage;
+  }
+  return runCommandLine(static_cast<int>(arguments.size()), arguments.data());
 }
 
 }  // namespace reshardctl

@@ -37,6 +37,7 @@ extern const SubcommandSpec kListSubcommand;
 extern const SubcommandSpec kValidateSubcommand;
 extern const SubcommandSpec kLowerSubcommand;
 extern const SubcommandSpec kScheduleSubcommand;
+extern const SubcommandSpec kCheckPassSubcommand;
 
 int runCli(int argc, char** argv);
 

@@ -43,10 +43,20 @@ std::vector<std::string> choices(const CLI::Option& option) {
   return values;
 }
 
-// Options whose values are files: the outputs and the inputs.
+// Options whose values are files: the inputs, the outputs and any option
+// whose value is named FILE (print's --compare).
 bool takesFile(const CLI::Option& option) {
   const std::string name = option.get_name();
-  return option.get_positional() || name == "--output" || name == "-o";
+  return option.get_positional() || name == "--output" || name == "-o" || option.get_type_name() == "FILE";
+}
+
+// What -W takes in the same word: -Wall, -Werror, and for each warning
+// -WNAME, -Wno-NAME, -Werror=NAME.
+std::vector<std::string> warningWords() {
+  std::vector<std::string> words = {"-Wall", "-Werror"};
+  for (const LintWarning& warning : lintWarnings())
+    for (const char* prefix : {"-W", "-Wno-", "-Werror="}) words.push_back(prefix + std::string(warning.name));
+  return words;
 }
 
 std::vector<std::string> flagNames(const CLI::Option& option) {
@@ -180,7 +190,22 @@ std::string manPage(const CLI::App& app) {
   out += ".SH ENVIRONMENT\n"
          ".TP\n\\fBNO_COLOR\\fR\nWhen set and not empty, \\fB\\-\\-color=auto\\fR does not colour.\n"
          ".TP\n\\fBTERM\\fR\nWhen \\fBdumb\\fR, \\fB\\-\\-color=auto\\fR does not colour.\n"
-         ".TP\n\\fBRESHARDCTL_NCCL_TIMEOUT_S\\fR\nSeconds an NCCL step may take before run aborts it (60).\n";
+         ".TP\n\\fBCOLUMNS\\fR\nThe width \\fB\\-\\-help\\fR is wrapped to (else the terminal's; "
+         "a pipe gets the lines unwrapped).\n"
+         ".TP\n\\fBRESHARDCTL_MAX_INPUT\\fR\nA lower limit on an input's size than 4 GiB: bytes, or with a "
+         "suffix K, M or G (512M). Reading stops there with an error.\n"
+         ".TP\n\\fBRESHARDCTL_NCCL_LIB\\fR\nThe libnccl.so.2 that \\fB\\-\\-backend nccl\\fR loads (a file, "
+         "or a folder holding it). Unset: the loader's path, then pip's wheel under the prefix of each python3 on "
+         "\\fBPATH\\fR, \\fBVIRTUAL_ENV\\fR, \\fBCONDA_PREFIX\\fR, \\fBHOME\\fR/.local, /usr/local, /usr and /opt.\n"
+         ".TP\n\\fBRESHARDCTL_NCCL_TIMEOUT_S\\fR\nSeconds (60) that one execution of a plan on the NCCL backend, "
+         "all its steps together, and each blocking NCCL call may take; past it the communicators are aborted "
+         "and the run exits 2.\n"
+         ".TP\n\\fBRESHARDCTL_ALLOW_SHARED_GPU\\fR\nWhen 1, ranks beyond the GPUs share them (NCCL 2.30 or "
+         "later), at most 2 a GPU.\n"
+         ".TP\n\\fBRESHARDCTL_MAX_RANKS_PER_GPU\\fR\nWith \\fBRESHARDCTL_ALLOW_SHARED_GPU=1\\fR: more ranks a "
+         "GPU than 2.\n"
+         ".TP\n\\fBRESHARDCTL_VERIFY_EACH\\fR\nWhen 1, the graph checker and the verifier run after each pass "
+         "(always in debug builds); a pass that breaks the graph is an internal error.\n";
   const auto [examples, exitStatus] = examplesAndExit(app);
   out += ".SH EXIT STATUS\n" + roff(exitStatus) + "\n";
   out += ".SH EXAMPLES\n.nf\n" + roff(examples) + ".fi\n";
@@ -218,6 +243,12 @@ std::string bashCompletion(const CLI::App& app) {
       "}}\n"
       "_reshardctl() {{\n"
       "  local cur=${{COMP_WORDS[COMP_CWORD]}} prev=${{COMP_WORDS[COMP_CWORD-1]}} flags\n"
+      "  # bash splits --flag=value at '=': the flag is the word before it.\n"
+      "  if [[ $cur == = ]]; then\n"
+      "    cur=\n"
+      "  elif [[ $prev == = && $COMP_CWORD -ge 3 ]]; then\n"
+      "    prev=${{COMP_WORDS[COMP_CWORD-2]}}\n"
+      "  fi\n"
       "  if [[ $COMP_CWORD -eq 1 ]]; then\n"
       "    COMPREPLY=($(compgen -W \"{} --help --version\" -- \"$cur\"))\n"
       "    return\n"
@@ -226,14 +257,16 @@ std::string bashCompletion(const CLI::App& app) {
       "{}"
       "    *) return ;;\n"
       "  esac\n"
-      "  if [[ $cur == -* ]]; then\n"
+      "  if [[ $cur == -W* && \" $flags \" == *\" -W \"* ]]; then\n"
+      "    COMPREPLY=($(compgen -W \"{}\" -- \"$cur\"))\n"
+      "  elif [[ $cur == -* ]]; then\n"
       "    COMPREPLY=($(compgen -W \"$flags --help\" -- \"$cur\"))\n"
       "  else\n"
       "    _reshardctl_files\n"
       "  fi\n"
       "}}\n"
       "complete -F _reshardctl reshardctl\n",
-      shellWords(names), cases);
+      shellWords(names), cases, shellWords(warningWords()));
 }
 
 std::string zshCompletion(const CLI::App& app) {

@@ -1,6 +1,11 @@
 #include "tool/cli_support.h"
 
+#include <sys/ioctl.h>
+#include <unistd.h>
+
+#include <algorithm>
 #include <cerrno>
+#include <charconv>
 #include <cmath>
 #include <cstdlib>
 #include <limits>
@@ -96,8 +101,8 @@ constexpr double kMaxBandwidthGBs = 1e6;  // 1 PB/s
 constexpr double kMaxLatencyUs = 1e9;     // 1000 s
 
 constexpr const char* kProgramHelp =
-    "Which program of a file holding several (a log; see `reshardctl list`): its number, or text "
-    "its label contains (the first such program)";
+    "Which program of a file holding several (a log; see `reshardctl list`): its number N, text its "
+    "label contains, or after:PASS / before:PASS (printed after or before that pass; FILE#N names one too)";
 
 }  // namespace
 
@@ -119,8 +124,9 @@ void addInputOutput(CLI::App& command, std::string& input, std::string& output) 
 // Without --program, several inputs or -r take each program of a log in turn.
 void addProgramOption(CLI::App& command, InputSelection& inputs) {
   command.add_option("--program", inputs.program,
-                     std::string(kProgramHelp) + "; without it, several inputs or -r take each program of a "
-                                                 "log in turn (FILE#N)");
+                     std::string(kProgramHelp) + ". One input: the first it selects. Several inputs or -r: "
+                                                 "each program of a log in turn (FILE#N), only those it selects; "
+                                                 "a file with none, or no program at all, is skipped");
 }
 
 void addProgramOption(CLI::App& command, std::string& selector) {
@@ -261,6 +267,70 @@ std::string versionText() {
   if (ncclBackendBuilt()) backends += fmt::format(", nccl ({})", kCudaVersion);
   return fmt::format("reshardctl {} (commit {})\nbackends: {}; multi-process runs under mpirun: {}",
                      kReshardctlVersion, kGitCommit, backends, kBuiltWithMpi ? "yes" : "no");
+}
+
+}  // namespace reshardctl
+
+namespace reshardctl {
+
+namespace {
+
+// Where a help line's continuation starts: the column of its description
+// (after a flag and two or more spaces) or its own indentation.
+size_t continuationColumn(std::string_view line) {
+  const size_t indent = line.find_first_not_of(' ');
+  if (indent == std::string_view::npos) return 0;
+  const size_t gap = line.find("  ", indent);
+  if (gap == std::string_view::npos) return indent;
+  const size_t description = line.find_first_not_of(' ', gap);
+  return description == std::string_view::npos ? indent : description;
+}
+
+void appendWrapped(std::string_view line, size_t width, std::string* out) {
+  const size_t column = continuationColumn(line);
+  // A continuation column past half the width would leave too little room.
+  const size_t indent = column * 2 <= width ? column : 0;
+  size_t room = width;  // the first line's; a continuation's is width - indent
+  while (line.size() > room) {
+    const size_t text = line.find_first_not_of(' ');
+    size_t cut = line.rfind(' ', room);
+    if (cut == std::string_view::npos || cut <= text) cut = line.find(' ', room);  // one word longer than the room
+    if (cut == std::string_view::npos) break;
+    *out += line.substr(0, cut);
+    *out += '\n';
+    out->append(indent, ' ');
+    line.remove_prefix(cut);
+    line.remove_prefix(std::min(line.find_first_not_of(' '), line.size()));
+    room = width - indent;
+  }
+  *out += line;
+}
+
+}  // namespace
+
+std::string wrapHelpText(std::string_view text, size_t width) {
+  if (width == 0) return std::string(text);
+  std::string out;
+  while (!text.empty()) {
+    const size_t end = text.find('\n');
+    appendWrapped(text.substr(0, end), width, &out);
+    if (end == std::string_view::npos) break;
+    out += '\n';
+    text.remove_prefix(end + 1);
+  }
+  return out;
+}
+
+size_t helpWidth() {
+  if (const char* columns = std::getenv("COLUMNS"); columns != nullptr && *columns != '\0') {
+    size_t width = 0;
+    const std::string_view text(columns);
+    auto [end, ec] = std::from_chars(text.data(), text.data() + text.size(), width);
+    if (ec == std::errc() && end == text.data() + text.size() && width >= 20) return std::min<size_t>(width, 1000);
+  }
+  struct winsize size {};
+  if (isatty(STDOUT_FILENO) && ioctl(STDOUT_FILENO, TIOCGWINSZ, &size) == 0 && size.ws_col >= 20) return size.ws_col;
+  return 0;
 }
 
 }  // namespace reshardctl

@@ -8,6 +8,7 @@
 #include <cstdint>
 #include <memory>
 #include <string>
+#include <string_view>
 #include <vector>
 
 #include <CLI/CLI.hpp>
@@ -126,6 +127,14 @@ std::string unknownSubcommand(const CLI::App& app, int argc, const char* const* 
 // The usage message for a parse error: for flags no subcommand knows, each
 // one named with the closest flag of its subcommand.
 std::string explainParseError(const CLI::App& app, const CLI::ParseError& error);
+
+// --help's text wrapped to `width` columns (0: as it is): a line too long
+// breaks at spaces, continuing under its description (the text after the
+// flag's column) or under its own indentation.
+std::string wrapHelpText(std::string_view text, size_t width);
+// The width --help is wrapped to: COLUMNS when set, else the terminal's when
+// standard output is one, else 0 (a pipe or file gets the lines unwrapped).
+size_t helpWidth();
 
 // "reshardctl 0.1.0 (commit ...)", then the backends this binary holds.
 std::string versionText();

@@ -45,4 +45,18 @@ TEST_CASE("a closed set of flag values is parsed into its enum, with IsMember's 
   CHECK(std::string(choiceName(kShades, Shade::Light)) == "light");
 }
 
+TEST_CASE("--help wraps long lines under their description") {
+  const std::string flag = "  --program TEXT    Which program of a file holding several programs to read";
+  CHECK(wrapHelpText(flag, 40) ==
+        "  --program TEXT    Which program of a\n"
+        "                    file holding several\n"
+        "                    programs to read");
+  CHECK(wrapHelpText(flag, 0) == flag);                 // not a terminal: as it is
+  CHECK(wrapHelpText("short\n\nlines\n", 10) == "short\n\nlines\n");
+  CHECK(wrapHelpText("Exit status: 0 ok, 1 bad", 12) == "Exit status:\n0 ok, 1 bad");
+  CHECK(wrapHelpText("  averyveryverylongword x", 8) == "  averyveryverylongword\n  x");  // a word is never cut
+  for (const std::string& line : {flag, std::string(200, 'x') + " y"})
+    for (size_t width = 20; width < 90; ++width) CHECK(!wrapHelpText(line, width).empty());
+}
+
 }  // namespace reshardctl

@@ -23,6 +23,7 @@
 #include "ir/verifier.h"
 #include "support/failure.h"
 #include "support/escape.h"
+#include "support/text.h"
 #include "syntax/parser.h"
 #include "tool/reporting.h"
 
@@ -196,23 +197,42 @@ bool isIndex(const std::string& selector) {
          std::all_of(selector.begin(), selector.end(), [](char c) { return c >= '0' && c <= '9'; });
 }
 
-// The program `selector` names among `found`, or nullptr after a usage error
-// that lists them.
+// --program's forms (input_files.h): N, TEXT, before:PASS, after:PASS.
+bool selects(const FoundProgram& program, size_t number, const std::string& selector) {
+  if (isIndex(selector)) return std::stoul(selector) == number;
+  for (auto [prefix, stage] : {std::pair{"before:", PassStage::Before}, std::pair{"after:", PassStage::After}}) {
+    const std::string_view when(prefix);
+    if (selector.compare(0, when.size(), when) != 0) continue;
+    const std::string pass = selector.substr(when.size());
+    return passStageOf(program.label) == stage && (pass.empty() || program.pass == pass);
+  }
+  return program.label.find(selector) != std::string::npos;
+}
+
+// How a usage error names what `selector` asked for.
+std::string selectorText(const std::string& selector) {
+  if (isIndex(selector)) return selector;
+  for (const char* when : {"before", "after"}) {
+    const std::string prefix = std::string(when) + ":";
+    if (selector.compare(0, prefix.size(), prefix) == 0)
+      return fmt::format("printed {} {}", when,
+                         selector.size() == prefix.size() ? "a pass" : "pass '" + selector.substr(prefix.size()) + "'");
+  }
+  return "labelled '" + selector + "'";
+}
+
+// The program `selector` names among `found` (the first that it selects), or
+// nullptr after a usage error that lists them.
 const FoundProgram* choose(const std::vector<FoundProgram>& found, const std::string& selector,
                            const SourceFile& source, DiagnosticEngine& diagnostics) {
   if (selector.empty() && found.size() == 1) return &found.front();
-  if (isIndex(selector)) {
-    size_t index = std::stoul(selector);
-    if (index >= 1 && index <= found.size()) return &found[index - 1];
-  } else if (!selector.empty()) {
-    for (const FoundProgram& program : found)
-      if (program.label.find(selector) != std::string::npos) return &program;
-  }
+  if (!selector.empty())
+    for (size_t i = 0; i < found.size(); ++i)
+      if (selects(found[i], i + 1, selector)) return &found[i];
   std::string why = selector.empty()
                         ? fmt::format("'{}' holds {} programs; choose one with --program N (or --program TEXT, "
                                       "the first whose label contains TEXT)", source.name(), found.size())
-                        : fmt::format("no program {} in '{}', which holds:", isIndex(selector) ? selector
-                                          : "labelled '" + selector + "'", source.name());
+                        : fmt::format("no program {} in '{}', which holds:", selectorText(selector), source.name());
   std::string table = formatProgramTable(found);
   for (size_t at = 0; at < table.size(); at = table.find('\n', at) + 1) table.insert(at, "  ");
   table.pop_back();
@@ -323,29 +343,85 @@ LoadedProgram loadProgram(const InputProgram& input, DiagnosticEngine& diagnosti
   return parseFound(file.source, chosen, index, diagnostics, file.fragment);
 }
 
-LoadedProgram loadProgram(const std::string& path, DiagnosticEngine& diagnostics, const std::string& selector) {
-  return loadProgram(InputProgram::chosen(readInput(path), selector), diagnostics);
+ProgramName programNameOf(const std::string& path) {
+  const size_t hash = path.rfind('#');
+  if (hash == std::string::npos || hash == 0 || !isIndex(path.substr(hash + 1))) return {path, 0};
+  std::error_code ec;
+  if (fs::exists(path, ec)) return {path, 0};  // a file whose own name ends in #N
+  return {path.substr(0, hash), std::stoul(path.substr(hash + 1))};
 }
 
-std::string formatProgramTable(const std::vector<FoundProgram>& programs) {
+namespace {
+
+// Program `number` of `file`, named `given` (FILE#N). A number the file does
+// not hold is left to choose(), whose usage error lists what it holds.
+InputProgram numbered(std::shared_ptr<const InputFile> file, size_t number, const std::string& given) {
+  const size_t count = file->programs.size();
+  const size_t index = number >= 1 && number <= count && count > 1 ? number : 0;
+  std::string path = file->path;
+  return InputProgram{std::move(path), std::to_string(number), given, index, false, std::move(file)};
+}
+
+// `path` as an input: FILE#N is program N of FILE, which --program cannot choose again.
+InputProgram namedInput(const std::string& path, const std::string& selector, bool fragment = false) {
+  const ProgramName name = programNameOf(path);
+  if (name.number == 0) return InputProgram::chosen(readInput(path, fragment), selector);
+  if (!selector.empty())
+    throw Failure(FailureKind::Usage,
+                  fmt::format("'{}' names its program already; leave out --program {}", path, selector));
+  return numbered(readInput(name.file, fragment), name.number, path);
+}
+
+}  // namespace
+
+LoadedProgram loadProgram(const std::string& path, DiagnosticEngine& diagnostics, const std::string& selector) {
+  return loadProgram(namedInput(path, selector), diagnostics);
+}
+
+namespace {
+
+// The three columns of `list --reshards`, each a string: "-" when the program could not be loaded.
+std::vector<std::string> reshardColumns(const ProgramReshards& r) {
+  if (!r.loaded) return {"-", "-", "-"};
+  return {fmt::format("{}", r.existing), fmt::format("{}", r.needed), fmt::format("{:.2f}", r.estUs)};
+}
+
+}  // namespace
+
+std::string formatProgramTable(const std::vector<FoundProgram>& programs,
+                               const std::vector<ProgramReshards>* reshards) {
+  static const std::vector<std::string> kReshardHeadings = {"reshards", "apply", "est_us"};
   std::vector<std::string> lines, passes;
+  std::vector<std::vector<std::string>> extra;
   size_t linesWidth = 5, opsWidth = 3, passWidth = 4;
-  for (const FoundProgram& p : programs) {
+  std::vector<size_t> extraWidths;
+  for (const std::string& heading : kReshardHeadings) extraWidths.push_back(heading.size());
+  for (size_t i = 0; i < programs.size(); ++i) {
+    const FoundProgram& p = programs[i];
     lines.push_back(fmt::format("{}-{}", p.line, p.endLine));
     linesWidth = std::max(linesWidth, lines.back().size());
     opsWidth = std::max(opsWidth, fmt::formatted_size("{}", p.opCount));
     passes.push_back(p.pass.empty() ? "-" : terminalLine(p.pass));  // names from the log: shown escaped
     passWidth = std::max(passWidth, passes.back().size());
+    if (!reshards) continue;
+    extra.push_back(reshardColumns((*reshards)[i]));
+    for (size_t c = 0; c < extra.back().size(); ++c) extraWidths[c] = std::max(extraWidths[c], extra.back()[c].size());
   }
+  // The reshard columns, right-aligned after "dist", or nothing.
+  auto columns = [&](const std::vector<std::string>& cells) {
+    std::string text;
+    for (size_t c = 0; reshards && c < cells.size(); ++c) text += fmt::format("  {:>{}}", cells[c], extraWidths[c]);
+    return text;
+  };
   size_t indexWidth = std::max<size_t>(1, fmt::formatted_size("{}", programs.size()));
-  std::string out = fmt::format("{:>{}}  {:<{}}  {:>{}}  {:<4}  {:<{}}  {}\n", "#", indexWidth, "lines", linesWidth,
-                                "ops", opsWidth, "dist", "pass", passWidth, "label");
+  std::string out = fmt::format("{:>{}}  {:<{}}  {:>{}}  {:<4}{}  {:<{}}  {}\n", "#", indexWidth, "lines", linesWidth,
+                                "ops", opsWidth, "dist", columns(kReshardHeadings), "pass", passWidth, "label");
   for (size_t i = 0; i < programs.size(); ++i) {
     const FoundProgram& p = programs[i];
     std::string label = terminalLine(p.label) + (p.closed ? "" : " (not closed: the file ends first)");
-    out += fmt::format("{:>{}}  {:<{}}  {:>{}}  {:<4}  {:<{}}  {}", i + 1, indexWidth, lines[i], linesWidth,
-                       p.opCount, opsWidth, p.distributed ? "yes" : "no", passes[i],
-                       passWidth, label);
+    out += fmt::format("{:>{}}  {:<{}}  {:>{}}  {:<4}{}  {:<{}}  {}", i + 1, indexWidth, lines[i], linesWidth,
+                       p.opCount, opsWidth, p.distributed ? "yes" : "no", reshards ? columns(extra[i]) : "",
+                       passes[i], passWidth, label);
     while (!out.empty() && out.back() == ' ') out.pop_back();
     out += '\n';
   }
@@ -354,31 +430,65 @@ std::string formatProgramTable(const std::vector<FoundProgram>& programs) {
 
 namespace {
 
-// The inputs `file` gives: each of its programs when they are taken in turn
-// and it holds several, else the file as one input.
-std::vector<InputProgram> inputsOf(std::shared_ptr<const InputFile> file, const std::string& selector, bool inTurn) {
-  const size_t count = file->programs.size();
-  if (!inTurn || count <= 1) return {InputProgram::chosen(std::move(file), selector)};
+// A file without a program is skipped in a run over several inputs, unless
+// it is named as a dump (*.ir) or is standard input: then it is parsed whole,
+// so a broken dump is diagnosed rather than passed over.
+bool skippedWithoutProgram(const InputFile& file) {
+  const std::string& path = file.path;
+  const bool dump = path == "-" || (path.size() > 3 && path.compare(path.size() - 3, 3, ".ir") == 0);
+  return file.failure == kExitOk && file.programs.empty() && !dump;
+}
+
+// The inputs one file gives, or why it gives none.
+struct FileInputs {
   std::vector<InputProgram> programs;
-  for (size_t i = 1; i <= count; ++i)
-    programs.push_back(InputProgram{file->path, std::to_string(i), fmt::format("{}#{}", file->path, i), i, true, file});
-  return programs;
+  std::string skipped;  // why none: "no program in it", ...
+};
+
+// The inputs of `file` in a run over several inputs: with --program, the
+// programs it selects (every one, not only the first); without, all of them.
+// They are taken in turn (FILE#N), or with `several` WholeFile the file is
+// one input whose program --program chooses.
+FileInputs inputsOf(std::shared_ptr<const InputFile> file, const std::string& selector, SeveralPrograms several) {
+  if (skippedWithoutProgram(*file)) return {{}, "no program in it"};
+  const std::vector<FoundProgram>& found = file->programs;
+  std::vector<size_t> numbers;
+  for (size_t i = 1; i <= found.size(); ++i)
+    if (selector.empty() || selects(found[i - 1], i, selector)) numbers.push_back(i);
+  if (!found.empty() && numbers.empty()) return {{}, "no program matches --program " + selector};
+  if (several == SeveralPrograms::WholeFile || found.size() <= 1) return {{InputProgram::chosen(std::move(file), selector)}, ""};
+  FileInputs inputs;
+  for (size_t i : numbers)
+    inputs.programs.push_back(InputProgram{file->path, std::to_string(i), fmt::format("{}#{}", file->path, i), i, true, file});
+  return inputs;
+}
+
+// What `path` gives: FILE#N its one program; in a run over one input, the
+// file with --program choosing (a usage error when it cannot); else inputsOf.
+FileInputs inputsNamed(const std::string& path, const std::string& selector, bool fragment, bool severalInputs,
+                       SeveralPrograms several) {
+  if (programNameOf(path).number > 0 || !severalInputs) return {{namedInput(path, selector, fragment)}, ""};
+  return inputsOf(readInput(path, fragment), selector, several);
 }
 
 }  // namespace
 
 InputRun forEachInput(const std::vector<std::string>& files, const InputSelection& inputs, Reporter& reporter,
                       OutputSink& summaries, const InputWork& each, SeveralPrograms several) {
-  // Summaries name each input when there is more than one of them: several
-  // files, or one file taken program by program.
-  const bool inTurn = several == SeveralPrograms::InTurn && inputs.program.empty() &&
-                      (files.size() > 1 || inputs.recursive);
+  const bool severalInputs = files.size() > 1 || inputs.recursive;
   InputRun run;
   run.files = files.size();
   for (const std::string& path : files) {
-    std::vector<InputProgram> programs = inputsOf(readInput(path, inputs.fragment), inputs.program, inTurn);
-    const bool named = files.size() > 1 || programs.size() > 1 || inputs.recursive;  // -r names even one file
-    for (InputProgram& program : programs) {
+    FileInputs selected = inputsNamed(path, inputs.program, inputs.fragment, severalInputs, several);
+    if (!selected.skipped.empty()) {
+      ++run.skipped;
+      reporter.summary(summaries, path + ": skipped (" + selected.skipped + ")");
+      continue;
+    }
+    // Summaries name each input when there is more than one of them (several
+    // files, or one file taken program by program), and every input under -r.
+    const bool named = files.size() > 1 || selected.programs.size() > 1 || inputs.recursive;  // -r names even one file
+    for (InputProgram& program : selected.programs) {
       program.oneOfSeveral = named;
       const InputOutcome outcome = each(program);
       run.status = std::max(run.status, outcome.status);
@@ -386,6 +496,10 @@ InputRun forEachInput(const std::vector<std::string>& files, const InputSelectio
       if (named && !outcome.summary.empty()) reporter.summary(summaries, program.name + ": " + outcome.summary);
     }
   }
+  if (run.programs == 0 && run.skipped > 0)
+    reporter.toolWarning(inputs.program.empty() ? fmt::format("no program in {} read", plural(run.skipped, "file"))
+                                                : fmt::format("no program matches --program {} in {}", inputs.program,
+                                                              plural(run.skipped, "file")));
   return run;
 }
 

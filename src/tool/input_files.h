@@ -4,13 +4,26 @@
 // its programs (syntax/program_finder.h) → choose → parse and verify.
 //
 // A file may hold several programs among other lines (a training log, one
-// program per pass). `--program N|TEXT` chooses one in every file (1-based
-// index, or the first whose label contains TEXT). Without it, a run over
-// several inputs (or -r) takes each program of such a file in turn, as if
-// each were an input of its own, named FILE#N (N as `reshardctl list`
-// numbers them); a run over one file, or a command that cannot take a file's
-// programs one at a time (apply --in-place), makes it a usage error that
-// lists them.
+// program per pass). `--program` selects by number, label or pass:
+//   N             the Nth (as `reshardctl list` numbers them)
+//   TEXT          those whose label contains TEXT
+//   after:PASS    those printed after the pass PASS (before:PASS alike;
+//                 `after:` alone: after any pass), as the label says
+//                 (syntax/program_finder.h passStageOf)
+// An input named FILE#N is program N of FILE (unless a file of that very
+// name exists), as summaries name it, so any name the tool prints can be
+// given back to it; --program cannot be added to it.
+//
+// A run over one input (no -r): --program chooses the first program it
+// selects, and a file of several programs without --program is a usage error
+// that lists them. A run over several inputs (or -r): each file's programs
+// are taken in turn as inputs of their own, named FILE#N; --program filters
+// them (every program it selects, not only the first), and a file with none
+// selected is skipped with a note, as is a file in which no program is found
+// (a worker log), unless it is named *.ir or is standard input: that is
+// parsed whole, so a broken dump is diagnosed. A command that writes each
+// file back (apply --in-place) or reads files, not programs (list), takes
+// each file whole instead (SeveralPrograms::WholeFile).
 //
 // Writing a program out is program_output.h.
 #pragma once
@@ -111,12 +124,30 @@ struct LoadedProgram {
 // Parses and verifies the program `input` names. Diagnostics go to
 // `diagnostics`, whose source is set to the loaded file.
 LoadedProgram loadProgram(const InputProgram& input, DiagnosticEngine& diagnostics);
-// The same for one file named on its own: readInput, then loadProgram.
+// An input's name split: FILE#N gives {FILE, N}; any other name {name, 0}.
+struct ProgramName {
+  std::string file;
+  size_t number = 0;
+};
+ProgramName programNameOf(const std::string& path);
+
+// The same for one input named on its own (FILE#N too): readInput, then
+// loadProgram. Throws a usage Failure for FILE#N with a selector.
 LoadedProgram loadProgram(const std::string& path, DiagnosticEngine& diagnostics,
                           const std::string& selector = "");
 
-// One line per program (`reshardctl list`, and the usage error above).
-std::string formatProgramTable(const std::vector<FoundProgram>& programs);
+// What `list --reshards` adds to a program's line.
+struct ProgramReshards {
+  bool loaded = false;  // false: the program could not be parsed (its columns show "-")
+  size_t existing = 0;  // dist_op.reshard ops it holds
+  size_t needed = 0;    // reshards `apply` would insert
+  double estUs = 0;     // their plans' estimated cost
+};
+
+// One line per program (`reshardctl list`, and the usage error above); with
+// `reshards` (one per program) three more columns.
+std::string formatProgramTable(const std::vector<FoundProgram>& programs,
+                               const std::vector<ProgramReshards>* reshards = nullptr);
 
 // What one input's run ended with.
 struct InputOutcome {
@@ -137,11 +168,13 @@ struct InputRun {
   int status = 0;       // the worst (highest) exit code of all inputs
   size_t files = 0;     // files read
   size_t programs = 0;  // inputs worked on: one per file, or one per program of a file taken in turn
+  size_t skipped = 0;   // files that gave no input (no program in them, none selected)
 };
 
 // Reads each of `files` (expandInputs) once and runs `each` on its inputs.
 // With more than one, or under -r, each input's summary is written to
-// `summaries` as "NAME: summary".
+// `summaries` as "NAME: summary", and each file skipped as "NAME: skipped
+// (why)"; a warning when every file was skipped.
 InputRun forEachInput(const std::vector<std::string>& files, const InputSelection& inputs, Reporter& reporter,
                       OutputSink& summaries, const InputWork& each,
                       SeveralPrograms several = SeveralPrograms::InTurn);

@@ -126,9 +126,11 @@ TEST_CASE("several inputs take each program of a log in turn, read once; one inp
   CHECK(alone.names == std::vector<std::string>{log});  // one file: the loader asks which
   CHECK(alone.preRead == std::vector<bool>{true});      // read once all the same
 
+  // --program filters: the dump holds no program 2 and is skipped.
   Recorded chosen = record({dump, log}, InputSelection{{}, false, {}, "2"}, SeveralPrograms::InTurn);
-  CHECK(chosen.names == std::vector<std::string>{dump, log});
-  CHECK(chosen.selectors == std::vector<std::string>{"2", "2"});
+  CHECK(chosen.names == std::vector<std::string>{log + "#2"});
+  CHECK(chosen.selectors == std::vector<std::string>{"2"});
+  CHECK(chosen.run.skipped == 1);
 
   Recorded whole = record({dump, log}, InputSelection{{}, false, {}, ""}, SeveralPrograms::WholeFile);
   CHECK(whole.names == std::vector<std::string>{dump, log});
@@ -137,6 +139,76 @@ TEST_CASE("several inputs take each program of a log in turn, read once; one inp
   Recorded missing = record({tree / "missing.ir", log}, InputSelection{{}, false, {}, ""}, SeveralPrograms::InTurn);
   CHECK(missing.names == std::vector<std::string>{tree / "missing.ir", log + "#1", log + "#2"});
   CHECK(missing.preRead == std::vector<bool>{false, true, true});  // the work says why it cannot be read
+}
+
+namespace {
+
+// A log printing one program before and after each of two passes, and a
+// worker log without any program.
+struct PassLogs {
+  TempTree tree;
+  std::string log = tree / "passes.log";
+  std::string worker = tree / "worker.log";
+  PassLogs() {
+    std::ofstream(log) << "before-apply-x_pass {\n    (%0) = \"pd_op.a\" () {} : () -> f32\n}\n"
+                          "after-apply-x_pass {\n    (%0) = \"pd_op.b\" () {} : () -> f32\n}\n"
+                          "before-apply-y_pass {\n    (%0) = \"pd_op.c\" () {} : () -> f32\n}\n"
+                          "after-apply-y_pass {\n    (%0) = \"pd_op.d\" () {} : () -> f32\n}\n";
+    std::ofstream(worker) << "I1130 10:00:00.000112 41234 init.cc:108] step 1, loss 0.69\n";
+  }
+};
+
+}  // namespace
+
+TEST_CASE("under several inputs --program selects every match; files without one are skipped") {
+  PassLogs logs;
+  const InputSelection text{{}, true, {}, "after"};
+  Recorded after = record({logs.log, logs.worker}, text, SeveralPrograms::InTurn);
+  CHECK(after.names == std::vector<std::string>{logs.log + "#2", logs.log + "#4"});  // both labels contain it
+  CHECK(after.run.skipped == 1);
+  CHECK(after.run.programs == 2);
+
+  Recorded stage = record({logs.log}, InputSelection{{}, true, {}, "after:y_pass"}, SeveralPrograms::InTurn);
+  CHECK(stage.names == std::vector<std::string>{logs.log + "#4"});
+  Recorded anyPass = record({logs.log}, InputSelection{{}, true, {}, "before:"}, SeveralPrograms::InTurn);
+  CHECK(anyPass.names == std::vector<std::string>{logs.log + "#1", logs.log + "#3"});
+
+  Recorded none = record({logs.log, logs.worker}, InputSelection{{}, true, {}, "after:z_pass"}, SeveralPrograms::InTurn);
+  CHECK(none.names.empty());
+  CHECK(none.run.skipped == 2);
+  CHECK(none.run.status == 0);  // skipped is no error
+
+  // A file named as a dump is parsed whole even without a program, so it is diagnosed.
+  const std::string broken = logs.tree / "broken.ir";
+  std::ofstream(broken) << "not a program\n";
+  Recorded dumps = record({broken, logs.worker}, InputSelection{{}, false, {}, ""}, SeveralPrograms::InTurn);
+  CHECK(dumps.names == std::vector<std::string>{broken});
+  CHECK(dumps.run.skipped == 1);
+}
+
+TEST_CASE("FILE#N is program N of FILE, as an input and on its own") {
+  PassLogs logs;
+  Recorded named = record({logs.log + "#3", logs.worker}, InputSelection{{}, false, {}, ""}, SeveralPrograms::InTurn);
+  CHECK(named.names == std::vector<std::string>{logs.log + "#3"});
+  CHECK(named.indices == std::vector<size_t>{3});
+  CHECK(programNameOf(logs.log + "#12").file == logs.log);
+  CHECK(programNameOf(logs.log + "#12").number == 12);
+  CHECK(programNameOf("a#b").number == 0);
+  CHECK(programNameOf("#2").number == 0);
+
+  DiagnosticEngine diagnostics;
+  LoadedProgram third = loadProgram(logs.log + "#3", diagnostics);
+  REQUIRE(third.program);
+  CHECK(third.index == 3);
+  DiagnosticEngine beyond;
+  CHECK(loadProgram(logs.log + "#9", beyond).failure == kExitUsage);  // lists what it holds
+  CHECK(beyond.render().find("no program 9 in") != std::string::npos);
+  CHECK_THROWS_AS(loadProgram(logs.log + "#1", diagnostics, "2"), Failure);  // chosen twice
+
+  // A file whose own name ends in #N is that file.
+  const std::string hashed = logs.tree / "dump.ir#2";
+  std::ofstream(hashed) << "{\n}\n";
+  CHECK(programNameOf(hashed).number == 0);
 }
 
 TEST_CASE("a file is read once; each input loads from it, and a read failure is told to each engine") {

@@ -3,14 +3,20 @@
 // there are several) or one JSON document. Nothing is parsed, so a log of
 // many programs is listed in about the time it takes to read it.
 #include <memory>
+#include <set>
 
 #include <fmt/format.h>
 
 #include <nlohmann/json.hpp>
 
+#include "passes/partition_pass.h"
+#include "passes/pass_runner.h"
 #include "report/diagnostic_formats.h"
 #include "report/json_export.h"
+#include "report/reshard_report.h"
 #include "report/result_json.h"
+#include "reshard/cost_model.h"
+#include "support/op_names.h"
 #include "support/escape.h"
 #include "syntax/program_finder.h"
 #include "tool/cli.h"
@@ -30,7 +36,39 @@ struct ListOptions {
   InputSelection inputs;  // files, not programs: each is listed whole
   std::string output = "-";
   bool json = false;  // schema/list.schema.json
+  bool reshards = false;  // --reshards: parse each program; its reshards, those apply would insert, their cost
+  PartitionOptions pass;  // the partition pass's switches, for --reshards
+  CostModel costs;        // the cost model, for --reshards
 };
+
+// Program `number` of `file` parsed; its reshards, and what apply would add
+// and what that costs (as `apply --stats` counts: only inserted reshards
+// still in the program). Diagnostics (a program that does not parse) go to
+// `diagnostics`.
+ProgramReshards reshardsOf(const std::shared_ptr<const InputFile>& file, size_t number, const ListOptions& options,
+                           DiagnosticEngine& diagnostics) {
+  const size_t index = file->programs.size() > 1 ? number : 0;
+  LoadedProgram loaded = loadProgram(
+      InputProgram{file->path, std::to_string(number), file->path, index, false, file}, diagnostics);
+  ProgramReshards counts;
+  if (!loaded.program) return counts;
+  walkOps(*loaded.program->body(), [&](Operation* op) { counts.existing += op->name() == kReshardOp ? 1 : 0; });
+  const PartitionResult result = runPass("apply_partition_pass", *loaded.program, [&](Program& program) {
+    return applyPartitionPass(program, diagnostics, options.pass);
+  });
+  if (!result.ok) return counts;
+  const std::set<const Operation*> inserted(result.inserted.begin(), result.inserted.end());
+  std::vector<Operation*> kept;
+  walkOps(*loaded.program->body(), [&](Operation* op) {
+    if (inserted.count(op) != 0) kept.push_back(op);
+  });
+  counts.needed = kept.size();
+  for (const ReshardReport& report :
+       planReshardOps(*loaded.program, kept, options.costs, [](const Operation&) { return size_t{0}; }))
+    counts.estUs += report.plan ? report.plan->estUs : 0;
+  counts.loaded = true;
+  return counts;
+}
 
 Json programsJson(const SourceFile& source, const std::vector<FoundProgram>& programs) {
   Json list = Json::array();
@@ -72,9 +110,18 @@ int runList(const ListOptions& options, Reporter& reporter) {
           status = kExitBadInput;
         }
         document["files"].push_back({{"file", source->name()}, {"programs", programsJson(*source, programs)}});
+        std::vector<ProgramReshards> reshards;
+        for (size_t i = 1; options.reshards && i <= programs.size(); ++i) {
+          reshards.push_back(reshardsOf(input.file, i, options, diagnostics));
+          Json& entry = document["files"].back()["programs"][i - 1];
+          entry["reshards"] = reshards.back().existing;
+          entry["apply_would_insert"] = reshards.back().needed;
+          entry["est_us"] = reshards.back().estUs;
+          if (!reshards.back().loaded) status = std::max(status, int{kExitBadInput});
+        }
         if (!programs.empty()) {
           if (input.oneOfSeveral) table += (table.empty() ? "" : "\n") + terminalLine(source->name()) + ":\n";
-          table += formatProgramTable(programs);
+          table += formatProgramTable(programs, options.reshards ? &reshards : nullptr);
         }
         reporter.report(diagnostics);
         return InputOutcome{status, ""};
@@ -95,6 +142,10 @@ SubcommandRunner defineList(CLI::App& command, ReportingOptions& reporting) {
                 "Files to read: logs or dumps ('-' = standard input, the default); with -r, directories too");
   addOutput(command, options->output);
   command.add_flag("--json", options->json, "Write JSON instead of a table (schema/list.schema.json)");
+  command.add_flag("--reshards", options->reshards,
+                   "Parse each program and add three columns: the reshards it holds, those apply would insert "
+                   "and their estimated cost in microseconds (est_us)");
+  addPartitionFlags(command, options->pass);
   addReportingFlags(command, reporting);
   command.footer(fmt::format("{}\nExit status: 0 listed, 1 no program found, {}.", kSeveralInputs, kUsageExit));
   return [options](Reporter& reporter) { return runList(*options, reporter); };

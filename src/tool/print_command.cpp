@@ -180,7 +180,8 @@ void addViewFlags(CLI::App& command, PrintOptions& print, CostFlags& costs) {
       ->check(integerIn(0, std::numeric_limits<int>::max()))
       ->capture_default_str();
   command.add_option("--compare", print.compare,
-                     "html: the program before apply, shown side by side with the input");
+                     "html: the program before apply, shown side by side with the input (FILE#N: a log's program)")
+      ->type_name("FILE");
   command.add_option("--max-ops", print.maxOps, "html: the most op rows the page inlines")
       ->check(integerIn(1, std::numeric_limits<int64_t>::max()))
       ->capture_default_str();

@@ -4,6 +4,7 @@
 
 #include <cstdlib>
 #include <cstring>
+#include <utility>
 
 #include <fmt/format.h>
 
@@ -94,6 +95,9 @@ void addReportingFlags(CLI::App& command, ReportingOptions& options) {
       ->check(unsignedInteger())
       ->default_str("20")
       ->group("Diagnostics");
+  command.add_flag("-q,--quiet", options.quiet,
+                   "Print only errors and the command's result: no warnings, no summary or status lines")
+      ->group("Diagnostics");
 }
 
 void addWarningFlags(CLI::App& command, ReportingOptions& options) {
@@ -122,6 +126,7 @@ bool useColor(ColorMode mode, std::FILE* stream) {
 std::unique_ptr<Reporter> Reporter::create(const ReportingOptions& options, std::string* error) {
   std::unique_ptr<Reporter> reporter(new Reporter());
   reporter->format_ = options.errorFormat;
+  reporter->quiet_ = options.quiet;
   reporter->policy_.maxErrors = options.maxErrors;
   for (const std::string& flag : options.warningFlags) {
     std::pair<std::string, State> rule;
@@ -148,7 +153,7 @@ std::unique_ptr<Reporter> Reporter::create(const ReportingOptions& options, std:
 }
 
 void Reporter::report(DiagnosticEngine& diagnostics, bool showWarnings) {
-  diagnostics.flush(*consumer_, showWarnings);
+  diagnostics.flush(*consumer_, showWarnings && !quiet_);
 }
 
 void Reporter::reportFindings(const SourceFile* source, const std::vector<Diagnostic>& findings,
@@ -170,19 +175,31 @@ void Reporter::toolError(const std::string& message) {
 }
 
 void Reporter::toolWarning(const std::string& message) {
+  if (quiet_) return;
   Diagnostic warning{Severity::Warning, Diagnostic::kNoLocation, 0, message, {}, "tool-error", false};
   consumer_->consume(nullptr, {&warning});
 }
 
 void Reporter::summary(OutputSink& stream, const std::string& line) {
   const bool structured = format_ == DiagnosticFormat::Json || format_ == DiagnosticFormat::Sarif;
-  if (structured && &stream == &standardError()) return;
+  if (quiet_ || (structured && &stream == &standardError())) return;
   // A line holds file names: escaped for a terminal, and in a workflow log so
   // that no name reads as a workflow command.
   const std::string shown = terminalLine(line);
   stream += format_ == DiagnosticFormat::GitHub ? githubLogLine(shown) : shown;
   stream += '\n';
   stream.flush();
+}
+
+void Reporter::statistic(const std::string& line) {
+  if (format_ == DiagnosticFormat::Json || format_ == DiagnosticFormat::Sarif) {
+    Diagnostic note{Severity::Note, Diagnostic::kNoLocation, 0, line, {}, "stats", false};
+    consumer_->consume(nullptr, {&note});
+    return;
+  }
+  const bool quiet = std::exchange(quiet_, false);
+  summary(standardError(), line);
+  quiet_ = quiet;
 }
 
 void Reporter::finish() {

@@ -26,9 +26,10 @@ struct ReportingOptions {
   size_t maxErrors = 20;
   std::vector<std::string> warningFlags;  // -W values in order: "no-NAME", "error=NAME", "error", "NAME"
   bool werror = false;                    // --werror, the same as -Werror
+  bool quiet = false;                     // -q: no warnings, no summary lines; errors and results only
 };
 
-// --error-format, --color and --max-errors.
+// --error-format, --color, --max-errors and -q/--quiet.
 void addReportingFlags(CLI::App& command, ReportingOptions& options);
 // The --error-format argv asks for (the last given), read without parsing the
 // rest: a usage error, which stops the parse, is still written in that format.
@@ -52,13 +53,19 @@ class Reporter {
   // Hands the engine's diagnostics to the chosen format, on standard error.
   void report(DiagnosticEngine& diagnostics, bool showWarnings = true);
   // Findings that are a command's result (apply --check): in the text format
-  // they go to `textOut` as one line each; otherwise they join the rest.
+  // they go to `textOut` as one line each (no source snippet); otherwise
+  // they join the rest.
   void reportFindings(const SourceFile* source, const std::vector<Diagnostic>& findings, OutputSink& textOut);
   void toolError(const std::string& message);
   void toolWarning(const std::string& message);
   // A per-file or closing summary line; dropped in the JSON and SARIF
-  // formats when it would land in their stream (standard error).
+  // formats when it would land in their stream (standard error), and under -q.
   void summary(OutputSink& stream, const std::string& line);
+
+  // A line a flag asked for (apply --stats): a summary line on standard
+  // error in the text and GitHub formats, a note (code "stats", no place) in
+  // the JSON and SARIF ones, so every format carries it; -q leaves it.
+  void statistic(const std::string& line);
 
   DiagnosticFormat format() const { return format_; }
   bool colorStdout() const { return colorStdout_; }
@@ -71,6 +78,7 @@ class Reporter {
   DiagnosticPolicy policy_;
   DiagnosticFormat format_ = DiagnosticFormat::Text;
   bool colorStdout_ = false;
+  bool quiet_ = false;  // -q
   std::unique_ptr<DiagnosticConsumer> consumer_;  // on stderr
   SarifConsumer* sarif_ = nullptr;                // consumer_, when the format is SARIF
 };

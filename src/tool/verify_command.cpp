@@ -20,7 +20,6 @@ namespace {
 
 struct VerifyOptions {
   InputSelection inputs;  // with --program
-  bool quiet = false;   // do not print warnings
   bool json = false;    // a report on stdout (schema/verify.schema.json)
 };
 
@@ -51,7 +50,7 @@ int runVerify(const VerifyOptions& options, Reporter& reporter) {
     if (options.json)
       report["files"].push_back(
           verifyFileJson(loaded.source ? loaded.source->name() : input.path, loaded.index, loaded.source.get(), diagnostics.sorted(), errors, warnings));
-    reporter.report(diagnostics, !options.quiet);
+    reporter.report(diagnostics);  // -q hides the warnings
     const int status = loaded.failure != kExitOk ? loaded.failure : errors > 0 ? kExitBadInput : kExitOk;
     return InputOutcome{status, fileSummary(errors, warnings)};
   });
@@ -71,7 +70,6 @@ SubcommandRunner defineVerify(CLI::App& command, ReportingOptions& reporting) {
   addInputFlags(command, options->inputs);
   addProgramOption(command, options->inputs);
   addWarningFlags(command, reporting);
-  command.add_flag("--quiet", options->quiet, "Do not print warnings");
   command.add_flag("--json", options->json,
                    "A report on stdout: every input's diagnostics (schema/verify.schema.json)");
   addReportingFlags(command, reporting);

@@ -47,7 +47,11 @@
   input.addEventListener("input", function () { search(input.value, true); });
   document.getElementById("expand").addEventListener("click", function () { rows.forEach(function (r) { r.open = true; }); });
   document.getElementById("collapse").addEventListener("click", function () { rows.forEach(function (r) { r.open = false; }); });
-  var hash = decodeURIComponent(location.hash || "");
+  // A hash that is no valid percent-encoding (#search=%9, as one types it)
+  // is taken as written: decodeURIComponent would throw URIError and stop
+  // the script.
+  var hash = location.hash || "";
+  try { hash = decodeURIComponent(hash); } catch (e) { /* kept as written */ }
   // A search in the address (page.html#search=%9) marks without scrolling,
   // so the page opens at its summary (and headless screenshots stay whole).
   if (hash.indexOf("#search=") === 0) { input.value = hash.slice(8); search(input.value, false); }
