@@ -117,14 +117,31 @@ std::string terminalEscaped(std::string_view text, bool newlineSafe) {
 // Calls escape(char) for ASCII, copies other valid characters (bidi controls
 // shown as `\u202e` when `showBidi`) and writes U+FFFD for invalid bytes:
 // what the markup formats share.
-template <typename Escape>
-void appendMarkup(std::string& out, std::string_view text, bool showBidi, Escape&& escape) {
-  forEachCharacter(text, [&](const Character& c) {
-    if (!c.valid) out += kReplacement;
-    else if (c.code < 0x80) escape(c.bytes[0]);
-    else if (showBidi && isBidiControl(c.code)) appendVisible(out, c);
-    else out += c.bytes;
-  });
+// Runs of bytes `plain` leaves alone are copied whole (most of a label); only
+// the runs between them are decoded. A plain byte is ASCII, so a run of the
+// others never cuts a UTF-8 sequence that is valid.
+template <typename Plain, typename Escape>
+void appendMarkup(std::string& out, std::string_view text, bool showBidi, Plain&& plain, Escape&& escape) {
+  while (!text.empty()) {
+    size_t run = 0;
+    while (run < text.size() && plain(text[run])) ++run;
+    out.append(text.data(), run);
+    text.remove_prefix(run);
+    size_t other = 0;
+    while (other < text.size() && !plain(text[other])) ++other;
+    forEachCharacter(text.substr(0, other), [&](const Character& c) {
+      if (!c.valid) out += kReplacement;
+      else if (c.code < 0x80) escape(c.bytes[0]);
+      else if (showBidi && isBidiControl(c.code)) appendVisible(out, c);
+      else out += c.bytes;
+    });
+    text.remove_prefix(other);
+  }
+}
+
+// Printable ASCII but for the characters `special` names.
+bool printableExcept(char c, std::string_view special) {
+  return c >= 0x20 && c < 0x7F && special.find(c) == std::string_view::npos;
 }
 
 std::string githubEscaped(std::string_view text, bool property) {
@@ -209,7 +226,7 @@ std::string githubLogLine(std::string_view line) {
 }
 
 void appendDotString(std::string& out, std::string_view text) {
-  appendMarkup(out, text, false, [&](char c) {
+  appendMarkup(out, text, false, [](char c) { return printableExcept(c, "\"\\"); }, [&](char c) {
     if (c == '\n') out += "\\n";
     else if (c == '"' || c == '\\') (out += '\\') += c;
     else if (static_cast<unsigned char>(c) < 0x20 || c == 0x7F) out += ' ';
@@ -220,7 +237,7 @@ void appendDotString(std::string& out, std::string_view text) {
 std::string dotComment(std::string_view text) { return "// " + terminalLine(text) + "\n"; }
 
 void appendHtml(std::string& out, std::string_view text) {
-  appendMarkup(out, text, true, [&](char c) {
+  appendMarkup(out, text, true, [](char c) { return printableExcept(c, "&<>\"'"); }, [&](char c) {
     switch (c) {
       case '&': out += "&amp;"; break;
       case '<': out += "&lt;"; break;

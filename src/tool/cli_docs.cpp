@@ -205,7 +205,9 @@ std::string manPage(const CLI::App& app) {
          ".TP\n\\fBRESHARDCTL_MAX_RANKS_PER_GPU\\fR\nWith \\fBRESHARDCTL_ALLOW_SHARED_GPU=1\\fR: more ranks a "
          "GPU than 2.\n"
          ".TP\n\\fBRESHARDCTL_VERIFY_EACH\\fR\nWhen 1, the graph checker and the verifier run after each pass "
-         "(always in debug builds); a pass that breaks the graph is an internal error.\n";
+         "(always in debug builds); a pass that breaks the graph is an internal error.\n"
+         ".TP\n\\fBTMPDIR\\fR\nWhere a piped input larger than 16 MiB is kept (an unlinked file), and where an "
+         "output goes first when its own folder cannot hold a temporary file (else /tmp).\n";
   const auto [examples, exitStatus] = examplesAndExit(app);
   out += ".SH EXIT STATUS\n" + roff(exitStatus) + "\n";
   out += ".SH EXAMPLES\n.nf\n" + roff(examples) + ".fi\n";

@@ -18,7 +18,7 @@
 #include "reshard/cost_model.h"
 #include "tool/build_info.h"
 #include "tool/input_files.h"
-#include "tool/suggest.h"
+#include "support/suggest.h"
 
 namespace reshardctl {
 

@@ -9,7 +9,7 @@
 #include "support/failure.h"
 #include "tool/input_files.h"
 #include "tool/reporting.h"
-#include "tool/suggest.h"
+#include "support/suggest.h"
 
 namespace reshardctl {
 

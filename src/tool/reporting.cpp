@@ -13,7 +13,7 @@
 #include "support/escape.h"
 #include "tool/build_info.h"
 #include "tool/cli_support.h"
-#include "tool/suggest.h"
+#include "support/suggest.h"
 
 namespace reshardctl {
 

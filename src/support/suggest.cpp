@@ -1,4 +1,4 @@
-#include "tool/suggest.h"
+#include "support/suggest.h"
 
 #include <algorithm>
 
