@@ -139,10 +139,7 @@ void appendMarkup(std::string& out, std::string_view text, bool showBidi, Plain&
   }
 }
 
-// Printable ASCII but for the characters `special` names.
-bool printableExcept(char c, std::string_view special) {
-  return c >= 0x20 && c < 0x7F && special.find(c) == std::string_view::npos;
-}
+bool printableAscii(char c) { return c >= 0x20 && c < 0x7F; }
 
 std::string githubEscaped(std::string_view text, bool property) {
   std::string out;
@@ -226,7 +223,7 @@ std::string githubLogLine(std::string_view line) {
 }
 
 void appendDotString(std::string& out, std::string_view text) {
-  appendMarkup(out, text, false, [](char c) { return printableExcept(c, "\"\\"); }, [&](char c) {
+  appendMarkup(out, text, false, [](char c) { return printableAscii(c) && c != '"' && c != '\\'; }, [&](char c) {
     if (c == '\n') out += "\\n";
     else if (c == '"' || c == '\\') (out += '\\') += c;
     else if (static_cast<unsigned char>(c) < 0x20 || c == 0x7F) out += ' ';
@@ -237,7 +234,9 @@ void appendDotString(std::string& out, std::string_view text) {
 std::string dotComment(std::string_view text) { return "// " + terminalLine(text) + "\n"; }
 
 void appendHtml(std::string& out, std::string_view text) {
-  appendMarkup(out, text, true, [](char c) { return printableExcept(c, "&<>\"'"); }, [&](char c) {
+  appendMarkup(out, text, true, [](char c) {
+    return printableAscii(c) && c != '&' && c != '<' && c != '>' && c != '"' && c != '\'';
+  }, [&](char c) {
     switch (c) {
       case '&': out += "&amp;"; break;
       case '<': out += "&lt;"; break;
