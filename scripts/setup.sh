@@ -16,8 +16,9 @@ scripts/install-packages.sh cmake g++ make python3 libcli11-dev nlohmann-json3-d
   libeigen3-dev python3-jsonschema python3-yaml patch git dpkg-dev
 # Optional extras (`scripts/setup.sh --extras`): Graphviz and headless Chromium,
 # with which ctest also checks print's views (view.graphviz, view.browser; they
-# skip without them) and scripts/regen-pictures.sh redraws docs/. Never needed
-# to build or use reshardctl.
+# skip without them) and scripts/regen-pictures.sh redraws docs/, and tmux, in
+# which install.bash-completion-tmux types into a real bash. Never needed to
+# build or use reshardctl.
 extras=false werror=OFF
 for arg in "$@"; do
   case $arg in
@@ -27,7 +28,7 @@ for arg in "$@"; do
   esac
 done
 if $extras; then
-  scripts/install-packages.sh graphviz chromium
+  scripts/install-packages.sh graphviz chromium tmux
 fi
 
 cmake -S . -B build -DCMAKE_BUILD_TYPE=Release -DRESHARDCTL_WERROR=$werror >/dev/null
