@@ -78,9 +78,9 @@ size_t Schedule::callCount() const {
   return count;
 }
 
-Schedule buildSchedule(const std::vector<RankProgram>& programs, const GroupTable& groups) {
+Schedule buildSchedule(const std::vector<RankInput>& programs, const GroupTable& groups) {
   Schedule schedule;
-  for (const RankProgram& program : programs) {
+  for (const RankInput& program : programs) {
     RankSchedule rank{program.rank, program.source, program.name, {}};
     DiagnosticEngine fallback(program.source);
     rank.calls = collectCommCalls(*program.program, program.diagnostics ? *program.diagnostics : fallback);

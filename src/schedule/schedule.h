@@ -26,7 +26,7 @@
 namespace reshardctl {
 
 // One rank's program, as loaded: where its diagnostics go and its locations point.
-struct RankProgram {
+struct RankInput {
   int64_t rank = 0;
   const Program* program = nullptr;
   const SourceFile* source = nullptr;
@@ -65,7 +65,7 @@ struct Schedule {
 
 // Collects each rank's calls, resolves communicators and peers. Linear in
 // the ops, plus O(log rings) per call.
-Schedule buildSchedule(const std::vector<RankProgram>& programs, const GroupTable& groups);
+Schedule buildSchedule(const std::vector<RankInput>& programs, const GroupTable& groups);
 
 // "ring 3 [0,1]"
 std::string communicatorName(const Communicator& communicator);

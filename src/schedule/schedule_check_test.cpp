@@ -38,7 +38,7 @@ struct Checked {
 
 Checked run(const std::vector<std::string>& bodies, const GroupTable& groups = {}) {
   Checked c;
-  std::vector<RankProgram> programs;
+  std::vector<RankInput> programs;
   for (size_t r = 0; r < bodies.size(); ++r) {
     c.parsed.push_back(testing::parse("{\n" + data() + bodies[r] + "}\n", fmt::format("r{}.ir", r)));
     REQUIRE_MESSAGE(c.parsed.back().program, c.parsed.back().errors());

@@ -52,13 +52,13 @@ std::string logLabel(int64_t rank, LowerStage stage) {
   return fmt::format("rank {}: IR after {} = ", rank, pass);
 }
 
-struct RankProgram {
+struct LoweredRank {
   std::unique_ptr<Program> program;
   int status = kExitOk;
 };
 
 // Lowers `loaded` (parsed already, and checked) for `rank`.
-RankProgram lowerLoaded(LoadedProgram loaded, int64_t rank, const LowerCommandOptions& options,
+LoweredRank lowerLoaded(LoadedProgram loaded, int64_t rank, const LowerCommandOptions& options,
                         DiagnosticEngine& diagnostics) {
   if (!loaded.program) return {nullptr, loaded.failure};
   Program& program = *loaded.program;
@@ -85,7 +85,7 @@ int writeRanks(const InputProgram& input, LoadedProgram first, const std::vector
   std::vector<std::unique_ptr<Program>> programs;
   for (size_t i = 0; i < ranks.size(); ++i) {
     const int64_t rank = ranks[i];
-    RankProgram lowered = lowerLoaded(i == 0 ? std::move(first) : loadProgram(input, diagnostics), rank, options,
+    LoweredRank lowered = lowerLoaded(i == 0 ? std::move(first) : loadProgram(input, diagnostics), rank, options,
                                       diagnostics);
     if (!lowered.program) return lowered.status;
     if (!options.allRanks) return writeProgram(*lowered.program, options.output, diagnostics);

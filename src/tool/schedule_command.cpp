@@ -114,11 +114,11 @@ GroupTable readGroups(const std::string& path) {
 }
 
 // --ranks, else a label's "rank N", else the position; each rank once.
-std::vector<RankProgram> rankPrograms(const ScheduleOptions& options, std::vector<LoadedRank>& loaded) {
+std::vector<RankInput> rankPrograms(const ScheduleOptions& options, std::vector<LoadedRank>& loaded) {
   if (!options.ranks.empty() && options.ranks.size() != loaded.size())
     throw Failure(FailureKind::Usage, fmt::format("--ranks names {} but {} read", plural(options.ranks.size(), "rank"),
                                                   plural(loaded.size(), "program")));
-  std::vector<RankProgram> programs;
+  std::vector<RankInput> programs;
   std::map<int64_t, std::string> seen;
   for (size_t i = 0; i < loaded.size(); ++i) {
     const int64_t labelled = rankOfLabel(loaded[i].label);
