@@ -15,6 +15,9 @@ foreach(case output-planted-link-root output-planted-link-user output-read-only-
            COMMAND ${CMAKE_SOURCE_DIR}/tests/security/hostile_files.sh $<TARGET_FILE:reshardctl> ${case}
            WORKING_DIRECTORY ${CMAKE_SOURCE_DIR})
   set_tests_properties(security.files.${case} PROPERTIES SKIP_RETURN_CODE 77)
+  if(RESHARDCTL_SANITIZE)
+    set_tests_properties(security.files.${case} PROPERTIES ENVIRONMENT SANITIZED=1)
+  endif()
 endforeach()
 
 # Every printer fed seeded hostile names, labels and op names keeps its format's invariants.
