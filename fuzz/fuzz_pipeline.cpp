@@ -55,8 +55,11 @@ Loaded load(std::string text, size_t begin = 0, size_t end = std::string::npos) 
 }
 
 // `text` is the printer's output: it must load, and print back unchanged.
+// A program read with a frame (a log's prefixes: syntax/text_frame.h) prints
+// with it, so the reprint is found in its text as the tool finds a log's.
 Loaded reloadPrinted(const std::string& text, const char* what) {
-  Loaded again = load(text);
+  const std::vector<FoundProgram> found = findPrograms(text);
+  Loaded again = found.size() == 1 ? load(text, found[0].begin, found[0].end) : load(text);
   if (!again.program) violated(what, text + again.diagnostics->render());
   if (printProgramToString(*again.program) != text) violated("reprint is not a fixed point", text);
   return again;
