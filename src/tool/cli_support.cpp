@@ -147,22 +147,26 @@ void addPartitionFlags(CLI::App& command, PartitionOptions& options) {
                    "entry's layout; a reshard back to the old layout follows the op");
 }
 
+// A per-mesh-dim list flag: one argument, split at commas.
+void addPerDimList(CLI::App& command, const std::string& name, std::vector<double>& values, const std::string& help,
+                   const CLI::Validator& check, double defaultValue) {
+  command.add_option(name, values, help)
+      ->allow_extra_args(false)  // one argument per flag; commas split it
+      ->delimiter(',')
+      ->check(check)
+      ->default_str(fmt::format("{:g}", defaultValue));
+}
+
 void addCostModelFlags(CLI::App& command, CostModel& costs, CostFlags& flags) {
   const CostModel defaults;
   const CLI::Validator bandwidth = numberIn(0, kMaxBandwidthGBs, true, "GB/s");
   const CLI::Validator latency = numberIn(0, kMaxLatencyUs, false, "us");
-  command.add_option("--bandwidth", flags.bandwidths,
-                     "Bus bandwidth per mesh dim in GB/s, comma-separated; the last applies to higher dims")
-      ->allow_extra_args(false)  // one argument per flag; commas split it
-      ->delimiter(',')
-      ->check(bandwidth)
-      ->default_str(fmt::format("{:g}", defaults.link.bandwidthGBs));
-  command.add_option("--latency", flags.latencies,
-                     "Latency per ring hop per mesh dim in us, comma-separated; the last applies to higher dims")
-      ->allow_extra_args(false)  // one argument per flag; commas split it
-      ->delimiter(',')
-      ->check(latency)
-      ->default_str(fmt::format("{:g}", defaults.link.latencyUs));
+  addPerDimList(command, "--bandwidth", flags.bandwidths,
+                "Bus bandwidth per mesh dim in GB/s, comma-separated; the last applies to higher dims", bandwidth,
+                defaults.link.bandwidthGBs);
+  addPerDimList(command, "--latency", flags.latencies,
+                "Latency per ring hop per mesh dim in us, comma-separated; the last applies to higher dims", latency,
+                defaults.link.latencyUs);
   command.add_option("--cross-bandwidth", costs.crossMesh.bandwidthGBs,
                      "Bandwidth of moves between meshes in GB/s")
       ->check(bandwidth)
