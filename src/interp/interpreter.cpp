@@ -471,7 +471,7 @@ std::string Interpreter::name(const Value* value) const {
 }
 
 ValidationOutcome validateProgram(const Program& program, ExecutionBackend& backend, const ValidateOptions& options) {
-  checkBudgetUpFront(program, options.budget, options.dynamicDim);
+  checkBudgetUpFront(program, options.budget, options.dynamicDim, options.maxLoopIterations);
   return Interpreter(program, backend, options).run();
 }
 

@@ -95,12 +95,15 @@ TEST_CASE("a while loop runs its body until its replicated condition fails") {
   CHECK(cut.outcome.notSimulated[0].op == "pd_op.while");
 }
 
-// The usage Failure validating `path` under `budget` throws ("" when none).
-std::string budgetRefusal(const std::string& path, const WorkBudget& budget) {
+// The usage Failure validating `text` under `budget` throws ("" when none).
+std::string budgetRefusal(const std::string& text, const WorkBudget& budget) {
+  const testing::Parsed parsed = testing::parse(text, "budget.ir");
+  REQUIRE(parsed.program);
   ValidateOptions options;
   options.budget = budget;
+  auto backend = makeCpuBackend();
   try {
-    validateFile(path, false, options);
+    validateProgram(*parsed.program, *backend, options);
   } catch (const Failure& failure) {
     CHECK(failure.kind == FailureKind::Usage);
     return failure.message;
@@ -108,13 +111,25 @@ std::string budgetRefusal(const std::string& path, const WorkBudget& budget) {
   return "";
 }
 
+// `text` with `from` replaced by `to` (once; it must be there).
+std::string replaced(std::string text, const std::string& from, const std::string& to) {
+  const size_t at = text.find(from);
+  REQUIRE(at != std::string::npos);
+  return text.replace(at, from.size(), to);
+}
+
 TEST_CASE("the work budget refuses up front, or stops the loop that repeats past it; memory up front") {
-  const std::string loop = "tests/golden/validate/while_loop.ir";
+  const std::string loop = testing::readRepoFile("tests/golden/validate/while_loop.ir");
   CHECK(budgetRefusal(loop, WorkBudget{}).empty());
   // 11 ops once each: about 2,000 units an op (the fixed cost of a run), so 10,000 is refused up front.
-  CHECK(budgetRefusal(loop, WorkBudget{10'000, 0}).find("each run once, need") != std::string::npos);
-  // Enough for each op once, not for the loop's 3 iterations of 4 ops.
-  CHECK(budgetRefusal(loop, WorkBudget{30'000, 0}).find("again: loops repeat it") != std::string::npos);
+  CHECK(budgetRefusal(loop, WorkBudget{10'000, 0}).find("each run once") != std::string::npos);
+  // The loop states its 3 trips (counter from 0 by 1 while below 3): 7 ops and 3 x 4 body ops, 38,404.
+  CHECK(budgetRefusal(loop, WorkBudget{30'000, 0}).find("need 3.84e+04 units") != std::string::npos);
+  CHECK(budgetRefusal(loop, WorkBudget{40'000, 0}).empty());
+  // The same loop tested as `3 > i` is not the counted form: its body counts once up front, and
+  // the run stops at the op that passes the budget.
+  const std::string uncounted = replaced(loop, "\"pd_op.less_than\" (%7, %2)", "\"pd_op.greater_than\" (%2, %7)");
+  CHECK(budgetRefusal(uncounted, WorkBudget{30'000, 0}).find("again: loops repeat it") != std::string::npos);
   CHECK(budgetRefusal(loop, WorkBudget{0, 100}).find("more than --max-memory=100") != std::string::npos);
 }
 

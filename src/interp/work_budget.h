@@ -6,7 +6,8 @@
 // fixed cost per run, twice (serially and on the ranks' pieces).
 //
 // Up front, before anything runs: the program's ops counted once each (a
-// loop's body once) against --max-work, and every value's bytes, serial and
+// loop's body once, a counted loop's as often as it states: nested 9,999-trip
+// loops are 10^12 runs of their body) against --max-work, and every value's bytes, serial and
 // pieces (a replicated value once per rank), against --max-memory. While running: each op run is charged, so a
 // loop that repeats past the budget stops at the op that passes it.
 #pragma once
@@ -29,8 +30,10 @@ struct WorkBudget {
 uint64_t opWork(const Operation& op, int64_t dynamicDim);
 
 // Throws a usage Failure (support/failure.h) saying the figure when the
-// program's ops, each run once, or its values exceed the budget.
-void checkBudgetUpFront(const Program& program, const WorkBudget& budget, int64_t dynamicDim);
+// program's ops, each run once (a counted loop's body as often as it states, at
+// most `maxLoopIterations` times), or its values exceed the budget.
+void checkBudgetUpFront(const Program& program, const WorkBudget& budget, int64_t dynamicDim,
+                        int64_t maxLoopIterations);
 
 // The running count: charge() each op run; throws a usage Failure at the run
 // that passes the budget.

@@ -20,6 +20,40 @@ as_other() {
 }
 other_uid() { [ "$(id -u)" -ne 0 ] && id -u || id -u nobody; }
 
+# nested_loops N: three nested while loops of N iterations each around one
+# replicated 4x8 scale (N^3 body runs).
+nested_loops() {
+  local n=$1 d='op_dist_attr:{mesh:{shape:[2],process_ids:[0,1]}'
+  local t='pd_dist.tensor<4x8xf32, mesh_shape:[2],dims_mappings:[-1,-1]>' i='pd_dist.tensor<1xi64, mesh_shape:[2],dims_mappings:[-1]>'
+  local b='pd_dist.tensor<1xb, mesh_shape:[2],dims_mappings:[-1]>'
+  full() { echo "$1($2) = \"pd_op.full\" () {dtype:(pd_op.DataType)int64,$d,result(0):{dims_maping:[-1]}},place:(pd_op.Place)Place(cpu),shape:(pd_op.IntArray)[1],stop_gradient:[true],value:(Float)$3} : () -> $i"; }
+  less() { echo "$1($2) = \"pd_op.less_than\" ($3, %2) {$d,operand(0):{dims_maping:[-1]},operand(1):{dims_maping:[-1]},result(0):{dims_maping:[-1]}},stop_gradient:[true]} : ($i, $i) -> $b"; }
+  incr() { echo "$1($2) = \"pd_op.increment\" ($3) {$d,operand(0):{dims_maping:[-1]},result(0):{dims_maping:[-1]}},stop_gradient:[true],value:(Float)1} : ($i) -> $i"; }
+  yield() { echo "$1() = \"cf.yield\" ($2, $3, $4) {} : ($b, $i, $t) -> "; }
+  loop() { echo "$1($2, $3) = \"pd_op.while\" (cond=$4, inputs=$5, $6) { "; }
+  echo '{'
+  echo "    (%0) = \"pd_op.data\" () {dtype:(pd_op.DataType)float32,name:\"x\",$d,result(0):{dims_maping:[-1,-1]}},place:(pd_op.Place)Place(undefined:0),shape:(pd_op.IntArray)[4,8],stop_gradient:[true]} : () -> $t"
+  full '    ' %1 0; full '    ' %2 "$n"; less '    ' %3 %1
+  loop '    ' %4 %5 %3 %1 %0
+  echo '    ^%arg_0, %arg_1'
+  full '        ' %6 0; less '        ' %7 %6
+  loop '        ' %8 %9 %7 %6 %arg_1
+  echo '        ^%arg_2, %arg_3'
+  full '            ' %10 0; less '            ' %11 %10
+  loop '            ' %12 %13 %11 %10 %arg_3
+  echo '            ^%arg_4, %arg_5'
+  echo "                (%14) = \"pd_op.scale\" (%arg_5) {bias:(Float)1,bias_after_scale:true,$d,operand(0):{dims_maping:[-1,-1]},result(0):{dims_maping:[-1,-1]}},scale:(Float)0.5,stop_gradient:[false]} : ($t) -> $t"
+  incr '                ' %15 %arg_4; less '                ' %16 %15; yield '                ' %16 %15 %14
+  echo '            }'
+  incr '            ' %17 %arg_2; less '            ' %18 %17; yield '            ' %18 %17 %13
+  echo '        }'
+  incr '        ' %19 %arg_0; less '        ' %20 %19; yield '        ' %20 %19 %9
+  echo '    }'
+  echo "    (%21) = \"pd_op.relu\" (%5) {$d,operand(0):{dims_maping:[-1,-1]},result(0):{dims_maping:[-1,-1]}},stop_gradient:[false]} : ($t) -> $t"
+  echo "    () = \"builtin.shadow_output\" (%21) {$d,operand(0):{dims_maping:[-1,-1]}},output_name:\"out\"} : ($t) -> "
+  echo '}'
+}
+
 case $case in
   output-planted-link-root)  # a link planted by another user in a sticky folder is not followed (as root too)
     [ "$(id -u)" -eq 0 ] || skip "needs root to plant a link as another user"
@@ -124,14 +158,31 @@ for _ in range(8000):
         -e 's/operand(0):{dims_maping:\[-1,-1\]},result(0):{dims_maping:\[-1,-1\]}},scale:(Float)0.5,stop_gradient:\[false\]} : (pd_dist.tensor<512x512xf32, mesh_shape:\[2\],dims_mappings:\[-1,-1\]>) ->/operand(0):{dims_maping:[-1,-1]},operand(1):{dims_maping:[-1,-1]},result(0):{dims_maping:[-1,-1]}},stop_gradient:[false]} : (pd_dist.tensor<512x512xf32, mesh_shape:[2],dims_mappings:[-1,-1]>, pd_dist.tensor<512x512xf32, mesh_shape:[2],dims_mappings:[-1,-1]>) ->/' \
         "$loop" >"$work/matmul_loop.ir"
     grep -q '"pd_op.matmul" (%arg_1, %arg_1)' "$work/matmul_loop.ir" || fail "the test program was not made"
-    timeout 30 "$tool" validate "$work/matmul_loop.ir" 2>"$work/err"
+    # It states its 9,999 trips, so it is refused before anything runs: 9,999 x 2 x 512^3 units.
+    timeout 10 "$tool" validate "$work/matmul_loop.ir" 2>"$work/err"
     [ $? -eq 2 ] || { cat "$work/err"; fail "the matmul loop was not refused (exit 2)"; }
-    grep -q "passed --max-work=2000000000" "$work/err" || { cat "$work/err"; fail "no figure given"; }
+    grep -q "need 2.68e+12 units of work, more than --max-work=2000000000" "$work/err" ||
+      { cat "$work/err"; fail "not refused up front with the figure"; }
     sed 's/512/11585/g; s/value:(Float)9999}/value:(Float)1}/' "$work/matmul_loop.ir" >"$work/huge.ir"
     timeout 10 "$tool" validate --max-work 0 "$work/huge.ir" 2>"$work/err"
     [ $? -eq 2 ] || { cat "$work/err"; fail "an 11585x11585 matmul was not refused up front"; }
     grep -q "more than --max-memory=" "$work/err" || { cat "$work/err"; fail "no memory figure given"; }
     "$tool" validate "$loop" >/dev/null || fail "an ordinary loop is refused"
+    ;;
+  validate-nested-loops)  # three nested 9,999-trip loops (10^12 runs of the body) are refused up front
+    nested_loops 9999 >"$work/nested.ir"
+    start=$(date +%s%N)
+    timeout 10 "$tool" validate "$work/nested.ir" 2>"$work/err"
+    [ $? -eq 2 ] || { cat "$work/err"; fail "the nested loops were not refused (exit 2)"; }
+    ms=$((($(date +%s%N) - start) / 1000000))
+    [ "$ms" -lt 5000 ] || fail "the refusal took $ms ms: not up front"
+    grep -q "need 8.07e+15 units of work, more than --max-work=2000000000" "$work/err" ||
+      { cat "$work/err"; fail "no figure of the nested loops' work"; }
+    ! grep -q "again: loops repeat it" "$work/err" || fail "refused while running, not up front"
+    # Three trips each run (27 runs of the body) and match: the counted form is read, not refused.
+    nested_loops 3 >"$work/small.ir"
+    "$tool" validate "$work/small.ir" >"$work/err" 2>&1 || { cat "$work/err"; fail "the small nested loops fail"; }
+    grep -q "match the serial program" "$work/err" || { cat "$work/err"; fail "no validation line"; }
     ;;
   diff-log-hunks-numbered)  # diff -u --program 1 --program 2 LOG numbers hunks by the log's lines
     { echo "I1201 a log line"; echo "IR before = "; cat "$seed"; echo "I1201 between"; echo "IR after = ";
@@ -155,6 +206,41 @@ for _ in range(8000):
       "$tool" diff "$work/1.ir" "$work/2.ir" >"$work/out"
       head -1 "$work/out" | grep -qx "0 ops added, 0 removed, $((n - 1)) changed ($n ops -> $n ops)" ||
         { head -1 "$work/out"; fail "$n ops are not paired as changed"; }
+    done
+    ;;
+  diff-dense-changes)  # every op changed, ops inserted and removed, names varied: paired alike at 1k, 10k, 100k
+    for n in 1000 10000 100000; do
+      # Before: a chain of n ops cycling through four names, each with k:1. After: every op with
+      # k:2, a pd_op.scale inserted after every 97th op, every 89th op left out (the chain joined
+      # over it), so the two sides share no op line and the alignment has to pair by name.
+      python3 - "$n" "$work" <<'PY'
+import sys
+n, work = int(sys.argv[1]), sys.argv[2]
+names = ["pd_op.relu", "pd_op.tanh", "pd_op.sigmoid", "pd_op.exp"]
+t = "builtin.tensor<4xf32>"
+for side in (1, 2):
+    lines, last, next_id = ['{', f'    (%0) = "pd_op.data" () {{name:"x",stop_gradient:[true]}} : () -> {t}'], 0, 1
+    for i in range(1, n):
+        if side == 2 and i % 89 == 0:
+            continue
+        lines.append(f'    (%{next_id}) = "{names[i % 4]}" (%{last}) {{k:{side},stop_gradient:[false]}} : ({t}) -> {t}')
+        last, next_id = next_id, next_id + 1
+        if side == 2 and i % 97 == 0:
+            lines.append(f'    (%{next_id}) = "pd_op.scale" (%{last}) {{scale:(Float)2}} : ({t}) -> {t}')
+            last, next_id = next_id, next_id + 1
+    open(f"{work}/{side}.ir", "w").write("\n".join(lines + ["}"]) + "\n")
+PY
+      added=$(((n - 1) / 97 - (n - 1) / (97 * 89))) removed=$(((n - 1) / 89))
+      expected="$added ops added, $removed removed, $((n - 1 - removed)) changed ($n ops -> $((n + added - removed)) ops)"
+      for mode in -u ""; do  # the listing last: it is checked below
+        "$tool" diff $mode "$work/1.ir" "$work/2.ir" >"$work/out"
+        [ $? -eq 1 ] || fail "diff $mode of $n ops did not exit 1"
+        head -1 "$work/out" | grep -qxF "$expected" ||
+          { head -1 "$work/out"; fail "diff $mode of $n ops: expected '$expected'"; }
+      done
+      # The listing pairs each changed op with its own: old and new side by side under "changed".
+      [ "$(grep -c '^changed pd_op\.[a-z]*: attribute k' "$work/out")" -eq $((n - 1 - removed)) ] ||
+        fail "the listing of $n ops does not show each change once, as its attribute k"
     done
     ;;
   usage-error-formats)  # a usage error is written as --error-format says: one JSON record, a SARIF log
