@@ -47,7 +47,9 @@ add_json_case(list ${SCHEMA}/list.schema.json --exit 1 --
               ${TOOL} list --json tests/golden/logs/train.log tests/golden/logs/cinn_2025.log samples/seed_mlp_after.ir
               tests/golden/errors/bad-binary-garbage.ir)
 add_json_case(list-reshards ${SCHEMA}/list.schema.json --
-              ${TOOL} list --json --reshards tests/golden/logs/train.log samples/seed_mlp_before.ir)
+              ${TOOL} list --json --reshards tests/golden/logs/train.log samples/seed_mlp_before.ir tests/data/cut_short.log)
+add_json_case(list-no-reshards ${SCHEMA}/list.schema.json --
+              ${TOOL} list --json --no-reshards tests/golden/logs/train.log samples/seed_mlp_before.ir)
 add_json_case(validate ${SCHEMA}/validate.schema.json --exit 1 --
               ${TOOL} validate --json samples/seed_mlp_before.ir samples/seed_mlp_after.ir
               tests/golden/validate/not_simulated.ir tests/golden/errors/bad-truncated.ir)

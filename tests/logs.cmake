@@ -10,14 +10,23 @@ function(add_log_case name exit_code expected_stdout)
   add_cli_case(log.${name} ${exit_code} ${expected_stdout} ${ARGN})
 endfunction()
 
-# `list`: every program a log holds.
+# `list`: every program a log holds, each parsed for its reshards, those apply
+# would insert and their cost (--no-reshards: found only, nothing parsed).
 add_log_case(list 0 ${LOGS}/train.list.txt list ${TRAIN})
+add_log_case(list-no-reshards 0 ${LOGS}/train.list-no-reshards.txt list --no-reshards ${TRAIN})
 add_log_case(list-json 0 ${LOGS}/train.list.json list --json ${TRAIN})
 add_log_case(list-2023 0 ${LOGS}/cinn_2023.list.txt list ${LOGS}/cinn_2023.log)
 add_log_case(list-2025 0 ${LOGS}/cinn_2025.list.txt list ${LOGS}/cinn_2025.log)
 add_log_case(list-nothing 1 - list tests/golden/errors/bad-binary-garbage.ir)
-# --reshards: each program's reshards, those apply would insert, their cost.
+# --reshards (the default, said explicitly) over two files.
 add_log_case(list-reshards 0 ${LOGS}/train.list-reshards.txt list --reshards ${TRAIN} samples/seed_mlp_before.ir)
+# A program the log ends inside is listed, not parsed ("-"): the log of a crashed run lists whole.
+add_log_case(list-cut-short 0 ${LOGS}/cut_short.list.txt list tests/data/cut_short.log)
+# A program that does not parse: "-", its error at the log's line, exit 1; --no-reshards lists it, exit 0.
+add_log_case(list-bad-program 1 ${LOGS}/bad-syntax-in-log.list.txt list ${LOGS}/bad-syntax-in-log.log)
+set_tests_properties(cli.log.list-bad-program PROPERTIES
+                     ENVIRONMENT EXPECTED_STDERR=${CMAKE_SOURCE_DIR}/${LOGS}/bad-syntax-in-log.list.stderr)
+add_log_case(list-bad-program-unparsed 0 ${LOGS}/bad-syntax-in-log.list-no-reshards.txt list --no-reshards ${LOGS}/bad-syntax-in-log.log)
 
 # Several programs and no --program: exit 2, listing them.
 add_log_case(several-programs 2 - print ${TRAIN})

@@ -380,7 +380,7 @@ LoadedProgram loadProgram(const std::string& path, DiagnosticEngine& diagnostics
 
 namespace {
 
-// The three columns of `list --reshards`, each a string: "-" when the program could not be loaded.
+// The three reshard columns of `list`, each a string: "-" when the program could not be loaded.
 std::vector<std::string> reshardColumns(const ProgramReshards& r) {
   if (!r.loaded) return {"-", "-", "-"};
   return {fmt::format("{}", r.existing), fmt::format("{}", r.needed), fmt::format("{:.2f}", r.estUs)};

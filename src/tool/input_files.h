@@ -136,9 +136,10 @@ ProgramName programNameOf(const std::string& path);
 LoadedProgram loadProgram(const std::string& path, DiagnosticEngine& diagnostics,
                           const std::string& selector = "");
 
-// What `list --reshards` adds to a program's line.
+// What `list` adds to a program's line.
 struct ProgramReshards {
-  bool loaded = false;  // false: the program could not be parsed (its columns show "-")
+  bool loaded = false;   // false: the program could not be parsed, or was not (its columns show "-")
+  bool skipped = false;  // not parsed: the file ends inside it
   size_t existing = 0;  // dist_op.reshard ops it holds
   size_t needed = 0;    // reshards `apply` would insert
   double estUs = 0;     // their plans' estimated cost

@@ -1,7 +1,9 @@
 // `reshardctl list`: read each file → find the programs it holds
-// (syntax/program_finder.h) → a table (one per file, under its name when
-// there are several) or one JSON document. Nothing is parsed, so a log of
-// many programs is listed in about the time it takes to read it.
+// (syntax/program_finder.h) → parse each (its reshards, those apply would
+// insert, their cost) → a table (one per file, under its name when there are
+// several) or one JSON document. Each program is parsed once and planned
+// once, so the work is linear in the file; `--no-reshards` parses nothing,
+// and a log of many programs is then listed in about the time to read it.
 #include <memory>
 #include <set>
 
@@ -36,17 +38,19 @@ struct ListOptions {
   InputSelection inputs;  // files, not programs: each is listed whole
   std::string output = "-";
   bool json = false;  // schema/list.schema.json
-  bool reshards = false;  // --reshards: parse each program; its reshards, those apply would insert, their cost
-  PartitionOptions pass;  // the partition pass's switches, for --reshards
-  CostModel costs;        // the cost model, for --reshards
+  bool reshards = true;  // parse each program: its reshards, those apply would insert, their cost (--no-reshards: not)
+  PartitionOptions pass;  // the partition pass's switches, for the reshard columns
+  CostModel costs;        // the cost model, for the reshard columns
 };
 
 // Program `number` of `file` parsed; its reshards, and what apply would add
 // and what that costs (as `apply --stats` counts: only inserted reshards
 // still in the program). Diagnostics (a program that does not parse) go to
-// `diagnostics`.
+// `diagnostics`. A program the file ends inside is not parsed: its line
+// already says it is cut, and a log of a crashed run is still listed whole.
 ProgramReshards reshardsOf(const std::shared_ptr<const InputFile>& file, size_t number, const ListOptions& options,
                            DiagnosticEngine& diagnostics) {
+  if (!file->programs[number - 1].closed) return ProgramReshards{.loaded = false, .skipped = true};
   const size_t index = file->programs.size() > 1 ? number : 0;
   LoadedProgram loaded = loadProgram(
       InputProgram{file->path, std::to_string(number), file->path, index, false, file}, diagnostics);
@@ -86,6 +90,15 @@ Json programsJson(const SourceFile& source, const std::vector<FoundProgram>& pro
   return list;
 }
 
+// The three columns in a program's JSON entry; null where it was not parsed
+// (--no-reshards, it does not parse, or the file ends inside it).
+void addReshardsJson(const ProgramReshards& reshards, Json& entry) {
+  const bool known = reshards.loaded;
+  entry["reshards"] = known ? Json(reshards.existing) : Json();
+  entry["apply_would_insert"] = known ? Json(reshards.needed) : Json();
+  entry["est_us"] = known ? Json(reshards.estUs) : Json();
+}
+
 int runList(const ListOptions& options, Reporter& reporter) {
   Json document = documentJson("list");
   document["files"] = Json::array();
@@ -111,13 +124,11 @@ int runList(const ListOptions& options, Reporter& reporter) {
         }
         document["files"].push_back({{"file", source->name()}, {"programs", programsJson(*source, programs)}});
         std::vector<ProgramReshards> reshards;
-        for (size_t i = 1; options.reshards && i <= programs.size(); ++i) {
-          reshards.push_back(reshardsOf(input.file, i, options, diagnostics));
-          Json& entry = document["files"].back()["programs"][i - 1];
-          entry["reshards"] = reshards.back().existing;
-          entry["apply_would_insert"] = reshards.back().needed;
-          entry["est_us"] = reshards.back().estUs;
-          if (!reshards.back().loaded) status = std::max(status, int{kExitBadInput});
+        for (size_t i = 1; i <= programs.size(); ++i) {
+          reshards.push_back(options.reshards ? reshardsOf(input.file, i, options, diagnostics) : ProgramReshards{});
+          addReshardsJson(reshards.back(), document["files"].back()["programs"][i - 1]);
+          if (options.reshards && !reshards.back().loaded && !reshards.back().skipped)
+            status = std::max(status, int{kExitBadInput});
         }
         if (!programs.empty()) {
           if (input.oneOfSeveral) table += (table.empty() ? "" : "\n") + terminalLine(source->name()) + ":\n";
@@ -142,12 +153,13 @@ SubcommandRunner defineList(CLI::App& command, ReportingOptions& reporting) {
                 "Files to read: logs or dumps ('-' = standard input, the default); with -r, directories too");
   addOutput(command, options->output);
   command.add_flag("--json", options->json, "Write JSON instead of a table (schema/list.schema.json)");
-  command.add_flag("--reshards", options->reshards,
-                   "Parse each program and add three columns: the reshards it holds, those apply would insert "
-                   "and their estimated cost in microseconds (est_us)");
+  command.add_flag("--reshards,!--no-reshards", options->reshards,
+                   "Parse each program for three columns (the default): the reshards it holds, those apply "
+                   "would insert and their estimated cost in microseconds (est_us); --no-reshards parses "
+                   "nothing and lists in about the time to read the files");
   addPartitionFlags(command, options->pass);
   addReportingFlags(command, reporting);
-  command.footer(fmt::format("{}\nExit status: 0 listed, 1 no program found, {}.", kSeveralInputs, kUsageExit));
+  command.footer(fmt::format("{}\nExit status: 0 listed, 1 no program found or a program that does not parse, {}.", kSeveralInputs, kUsageExit));
   return [options](Reporter& reporter) { return runList(*options, reporter); };
 }
 
