@@ -37,21 +37,10 @@ file(WRITE ${PROJECT_BINARY_DIR}/copyright
      "License: MIT\n ${_reshardctl_license_body}")
 install(FILES ${PROJECT_BINARY_DIR}/copyright DESTINATION ${CMAKE_INSTALL_DOCDIR})
 
-# The package's version: `git describe` (tag vX.Y.Z, N commits on, commit
-# HASH: X.Y.Z+N.gHASH), or without a tag the project's version and the
-# commit (0.1.0+gHASH); without git, the project's version.
-execute_process(COMMAND git describe --tags --match "v[0-9]*" --always --dirty=.dirty --abbrev=12
-                WORKING_DIRECTORY ${PROJECT_SOURCE_DIR}
-                OUTPUT_VARIABLE _reshardctl_describe OUTPUT_STRIP_TRAILING_WHITESPACE
-                RESULT_VARIABLE _reshardctl_describe_status ERROR_QUIET)
-set(RESHARDCTL_PACKAGE_VERSION ${PROJECT_VERSION})
-if(_reshardctl_describe_status EQUAL 0 AND _reshardctl_describe MATCHES "^v([0-9][^-]*)-([0-9]+)-(g.*)$")
-  set(RESHARDCTL_PACKAGE_VERSION "${CMAKE_MATCH_1}+${CMAKE_MATCH_2}.${CMAKE_MATCH_3}")
-elseif(_reshardctl_describe_status EQUAL 0 AND _reshardctl_describe MATCHES "^v([0-9].*)$")
-  set(RESHARDCTL_PACKAGE_VERSION "${CMAKE_MATCH_1}")
-elseif(_reshardctl_describe_status EQUAL 0 AND _reshardctl_describe MATCHES "^[0-9a-f]+")
-  set(RESHARDCTL_PACKAGE_VERSION "${PROJECT_VERSION}+g${_reshardctl_describe}")
-endif()
+# The package's version: `git describe` (cmake/package_version.cmake, which
+# scripts/package-deb.sh runs again at package time).
+include(${CMAKE_CURRENT_LIST_DIR}/package_version.cmake)
+reshardctl_package_version(${PROJECT_SOURCE_DIR} ${PROJECT_VERSION} RESHARDCTL_PACKAGE_VERSION)
 
 set(CPACK_PACKAGE_NAME reshardctl)
 set(CPACK_PACKAGE_VENDOR "reshardctl developers")

@@ -96,12 +96,33 @@ case $case in
     dpkg-deb -c "$deb" >"$work/contents" || fail "dpkg-deb cannot read $deb"
     for f in "${files[@]}"; do grep -q "\./usr/$f\$" "$work/contents" || fail "the .deb lacks /usr/$f"; done
     dpkg-deb -f "$deb" Depends | grep -q libc6 || fail "the .deb names no dependencies"
-    # The version is git describe's at configure time: X.Y.Z+N.gHASH or 0.1.0+gHASH, HASH a commit of this repository.
+    # The version is git describe's at package time: X.Y.Z+N.gHASH or 0.1.0+gHASH, HASH a commit of this repository.
     version=$(dpkg-deb -f "$deb" Version)
+    [ "$version" = "$(cmake -DSOURCE_DIR="$root" -DFALLBACK=0.1.0 -P "$root/cmake/package_version.cmake")" ] ||
+      fail "the .deb's version $version is not the sources' git describe now"
     if git -C "$root" rev-parse HEAD >/dev/null 2>&1; then
       [[ $version =~ \+([0-9]+\.)?g([0-9a-f]{7,})(\.dirty)?$ ]] || fail "the .deb's version $version is not git describe's"
       git -C "$root" cat-file -e "${BASH_REMATCH[2]}^{commit}" || fail "the .deb's version $version names no commit"
     fi
+    ;;
+  deb-version)  # the version package-deb.sh gives follows the repository's commits and tags, with no reconfigure
+    command -v git >/dev/null || { echo "no git: skipped"; exit 77; }
+    version() { cmake -DSOURCE_DIR="$work/repo" -DFALLBACK=0.1.0 -P "$root/cmake/package_version.cmake"; }
+    commit() { echo "$1" >"$work/repo/file" && git -C "$work/repo" add file && git -C "$work/repo" commit -qm "$1" &&
+               git -C "$work/repo" rev-parse --short=12 HEAD; }
+    export GIT_AUTHOR_NAME=t GIT_AUTHOR_EMAIL=t@t GIT_COMMITTER_NAME=t GIT_COMMITTER_EMAIL=t@t
+    mkdir "$work/repo" && git -C "$work/repo" init -q || fail "git init failed"
+    [ "$(version)" = 0.1.0 ] || fail "no commit: $(version), expected the project's version"
+    first=$(commit one)
+    [ "$(version)" = "0.1.0+g$first" ] || fail "untagged: $(version), expected 0.1.0+g$first"
+    git -C "$work/repo" tag v1.2.0
+    [ "$(version)" = 1.2.0 ] || fail "on the tag: $(version), expected 1.2.0"
+    second=$(commit two)
+    [ "$(version)" = "1.2.0+1.g$second" ] || fail "a commit on: $(version), expected 1.2.0+1.g$second"
+    echo changed >"$work/repo/file"
+    [ "$(version)" = "1.2.0+1.g$second.dirty" ] || fail "uncommitted: $(version), expected .dirty"
+    # package-deb.sh takes the version from the sources at package time, not from the configured cache.
+    grep -q 'package_version.cmake' "$root/scripts/package-deb.sh" || fail "package-deb.sh does not ask git at package time"
     ;;
   pre-commit-hooks)  # each hook's entry, run as pre-commit would on the files it matches
     mkdir "$work/bin" && ln -s "$build/reshardctl" "$work/bin/reshardctl"
