@@ -11,6 +11,8 @@ here, so that the recipe a user copies works (ctest `README.ci-recipe`):
   logs where Paddle's pass agrees with ours, the SARIF file the upload step
   names must be a SARIF 2.1.0 log, and the check-pass step must fail (exit 1)
   once a log where they differ is added.
+- The workflow checks out no other repository: reshardctl's sources are the
+  checkout's submodule `.reshardctl`, which the build step's setup.sh is in.
 - The pre-commit configuration is the ```yaml block that starts `repos:`:
   each hook id it names is one of .pre-commit-hooks.yaml's.
 """
@@ -69,6 +71,17 @@ def main():
     named = {hook["id"] for repo in config["repos"] for hook in repo["hooks"]}
     if not named or not named <= hooks:
         sys.exit(f"FAIL: the pre-commit configuration names {sorted(named - hooks)}, not hooks of ours")
+
+    steps = [step for job in workflow["jobs"].values() for step in job["steps"]]
+    # The workflow depends on no repository but the user's own: reshardctl's sources come
+    # with its checkout (a submodule), and the build runs the setup.sh found there.
+    if any("repository" in step.get("with", {}) for step in steps):
+        sys.exit("FAIL: the workflow checks out another repository (a name the user has to replace)")
+    checkouts = [step for step in steps if str(step.get("uses", "")).startswith("actions/checkout@")]
+    if len(checkouts) != 1 or checkouts[0].get("with", {}).get("submodules") is not True:
+        sys.exit("FAIL: the workflow does not check out the repository once with its submodules")
+    if not any(".reshardctl/scripts/setup.sh" in step.get("run", "") for step in steps):
+        sys.exit("FAIL: no step builds reshardctl from the vendored .reshardctl")
 
     with tempfile.TemporaryDirectory() as scratch:
         work = pathlib.Path(scratch)
