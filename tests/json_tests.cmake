@@ -13,6 +13,7 @@ endfunction()
 
 add_json_case(rejects.program ${SCHEMA}/program.schema.json --invalid ${CMAKE_SOURCE_DIR}/tests/data/invalid-program.json)
 add_json_case(rejects.verify ${SCHEMA}/verify.schema.json --invalid ${CMAKE_SOURCE_DIR}/tests/data/invalid-verify.json)
+add_json_case(rejects.check-pass ${SCHEMA}/check-pass.schema.json --invalid ${CMAKE_SOURCE_DIR}/tests/data/invalid-check-pass.json)
 add_json_case(rejects.sarif ${SARIF_SCHEMA} --invalid ${CMAKE_SOURCE_DIR}/tests/data/invalid-sarif.json)
 
 set(TOOL $<TARGET_FILE:reshardctl>)
@@ -36,6 +37,12 @@ add_json_case(verify ${SCHEMA}/verify.schema.json --exit 1 --
 add_json_case(check ${SCHEMA}/check.schema.json --exit 1 --
               ${TOOL} apply --check --json samples/seed_mlp_before.ir samples/seed_mlp_after.ir tests/golden/pass/tensor_list.ir
               tests/golden/logs/train.log)
+add_json_case(check-pass ${SCHEMA}/check-pass.schema.json --exit 1 --
+              ${TOOL} check-pass --json tests/golden/logs/train.log tests/golden/check_pass/drift.log
+              tests/golden/logs/cinn_2025.log)
+# With --error-format=sarif beside --json: the document on stdout, one SARIF log on stderr.
+add_json_case(sarif.check-pass ${SARIF_SCHEMA} --stderr --sarif --exit 1 --
+              ${TOOL} check-pass --json --error-format=sarif tests/golden/check_pass/drift.log)
 add_json_case(diff ${SCHEMA}/diff.schema.json --exit 1 -- ${TOOL} diff --json samples/seed_mlp_before.ir samples/seed_mlp_after.ir)
 add_json_case(diff-equal ${SCHEMA}/diff.schema.json --exit 0 -- ${TOOL} diff --json samples/seed_mlp_after.ir samples/seed_mlp_after.ir)
 add_json_case(plan ${SCHEMA}/plan.schema.json -- ${TOOL} plan --json samples/seed_mlp_after.ir)

@@ -108,3 +108,8 @@ add_check_pass_case(drift-github 1 --error-format=github ${CHECK_PASS}/drift.log
 add_check_pass_case(folder 1 -r ${LOGS} ${CHECK_PASS})
 add_check_pass_case(no-pair 0 ${LOGS}/cinn_2025.log)
 add_check_pass_case(quiet 1 -q ${CHECK_PASS}/drift.log ${TRAIN})
+# --json: the pairs, each difference where the log shows it and diff --json's changes, on
+# stdout (schema/check-pass.schema.json); standard error as without it.
+add_log_case(check-pass.json 1 ${CHECK_PASS}/drift.json check-pass --json ${CHECK_PASS}/drift.log)
+set_tests_properties(cli.log.check-pass.json PROPERTIES
+                     ENVIRONMENT EXPECTED_STDERR=${CMAKE_SOURCE_DIR}/${CHECK_PASS}/drift.stderr)

@@ -4,7 +4,9 @@
 // the result with Paddle's after-program as `diff` does (by structure:
 // renumbering is no difference). Each difference is an error at its place in
 // the log: Paddle's op where it has one, else the line of the before-program
-// our op came from.
+// our op came from. With --json, one document on standard output
+// (schema/check-pass.schema.json): each log's pairs, each with its status and
+// `diff --json`'s changes; the errors still go to standard error.
 #include <memory>
 #include <optional>
 #include <utility>
@@ -12,10 +14,14 @@
 
 #include <fmt/format.h>
 
+#include <nlohmann/json.hpp>
+
 #include "passes/partition_pass.h"
 #include "passes/pass_runner.h"
 #include "passes/program_diff.h"
 #include "report/diagnostic_formats.h"
+#include "report/json_export.h"
+#include "report/result_json.h"
 #include "support/failure.h"
 #include "support/text.h"
 #include "syntax/program_finder.h"
@@ -33,7 +39,10 @@ struct CheckPassOptions {
   std::string pass = "apply_partition_pass";  // the pass whose printouts are paired
   PartitionOptions partition;                 // our pass's switches, as apply takes them
   std::vector<std::string> ignoredAttributes;
+  bool json = false;  // one document on stdout (schema/check-pass.schema.json)
 };
+
+using Json = nlohmann::ordered_json;
 
 // Programs i and j (1-based) of a log: printed before and after the pass.
 struct PassPair {
@@ -77,29 +86,37 @@ size_t placeOfOurs(const Operation* op) {
   return op != nullptr ? op->location() : 0;
 }
 
-// One error per change, placed in the log. `theirs` is the old side of the
-// diff, `ours` the new.
-void reportChanges(const ProgramDiff& diff, const std::string& theirs, DiagnosticEngine& diagnostics) {
+// One change of a pair, placed in the log: an error on standard error and an
+// entry of the JSON document alike.
+struct PassDifference {
+  std::string_view kind;  // "added", "removed", "changed" (diff.schema.json's kinds)
+  std::string_view op;
+  size_t offset = 0;      // where in the log (0: nowhere)
+  std::string message;
+};
+
+// The changes of `diff`, where `theirs` is the old side (named as Paddle's
+// output) and ours the new.
+std::vector<PassDifference> passDifferences(const ProgramDiff& diff, const std::string& theirs) {
+  std::vector<PassDifference> found;
   for (const OpChange& change : diff.changes) {
     switch (change.kind) {
       case OpChange::Kind::Removed:
-        diagnostics.error(change.before->location(), 1,
-                          fmt::format("Paddle's pass has this {}; ours does not", change.before->name()))
-            .code = kPassDiffersCode;
+        found.push_back({"removed", change.before->name(), change.before->location(),
+                         fmt::format("Paddle's pass has this {}; ours does not", change.before->name())});
         break;
       case OpChange::Kind::Added:
-        diagnostics.error(placeOfOurs(change.after), 1,
-                          fmt::format("our pass inserts a {} for this op, which Paddle's output ({}) lacks",
-                                      change.after->name(), theirs))
-            .code = kPassDiffersCode;
+        found.push_back({"added", change.after->name(), placeOfOurs(change.after),
+                         fmt::format("our pass inserts a {} for this op, which Paddle's output ({}) lacks",
+                                     change.after->name(), theirs)});
         break;
       case OpChange::Kind::Changed:
-        diagnostics.error(change.before->location(), 1,
-                          fmt::format("this {} differs from ours{}", change.before->name(), differencesText(change)))
-            .code = kPassDiffersCode;
+        found.push_back({"changed", change.before->name(), change.before->location(),
+                         fmt::format("this {} differs from ours{}", change.before->name(), differencesText(change))});
         break;
     }
   }
+  return found;
 }
 
 class CheckPassRun {
@@ -112,6 +129,7 @@ class CheckPassRun {
       reporter_.report(diagnostics);
       return {input.file->failure, "failed"};
     }
+    document_["files"].push_back({{"file", input.file->source->name()}, {"pairs", Json::array()}});
     const std::vector<PassPair> pairs = passPairs(input.file->programs, options_.pass);
     int status = kExitOk;
     size_t different = 0;
@@ -127,6 +145,7 @@ class CheckPassRun {
   }
 
   size_t pairs() const { return pairs_; }
+  const Json& document() const { return document_; }
 
  private:
   // Our pass on the before-program against Paddle's after-program.
@@ -143,21 +162,50 @@ class CheckPassRun {
       if (!result.ok) status = kExitBadInput;
     }
     std::optional<ProgramDiff> diff;
+    std::vector<PassDifference> differences;
     if (status == kExitOk) {
       diff = diffPrograms(*theirs.program, *ours.program, {options_.ignoredAttributes});
-      reportChanges(*diff, theirsName, diagnostics);
+      differences = passDifferences(*diff, theirsName);
+      for (const PassDifference& difference : differences)
+        diagnostics.error(difference.offset, 1, difference.message).code = kPassDiffersCode;
       if (!diff->equal()) status = kExitBadInput;
     }
     reporter_.report(diagnostics);
+    if (options_.json)
+      document_["files"].back()["pairs"].push_back(pairJson(pair, diff, differences, *file->source));
     const std::string verdict = !diff ? "not compared" : diff->equal() ? "same as Paddle's" : formatDiffStat(*diff);
     reporter_.summary(standardError(), fmt::format("{}#{} -> {}: {}", file->path, pair.before, theirsName,
                                                    trim(verdict)));
     return status;
   }
 
+  // A pair's entry: its programs, how it went, each difference where the
+  // log shows it (as its error), and the diff of Paddle's program (before)
+  // against ours (after) as `diff --json` writes it.
+  static Json pairJson(const PassPair& pair, const std::optional<ProgramDiff>& diff,
+                       const std::vector<PassDifference>& differences, const SourceFile& log) {
+    Json placed = Json::array();
+    for (const PassDifference& difference : differences)
+      placed.push_back({{"kind", difference.kind},
+                        {"op", difference.op},
+                        {"location", locationJson(log, difference.offset)},
+                        {"message", difference.message}});
+    return {{"before", pair.before},
+            {"after", pair.after},
+            {"status", !diff ? "not-compared" : diff->equal() ? "same" : "differs"},
+            {"differences", placed},
+            {"diff", diff ? programDiffJson(*diff, log, log) : Json()}};
+  }
+
   const CheckPassOptions& options_;
   Reporter& reporter_;
   size_t pairs_ = 0;
+  Json document_ = [this] {
+    Json document = documentJson("check-pass");
+    document["pass"] = options_.pass;
+    document["files"] = Json::array();
+    return document;
+  }();
 };
 
 int runCheckPass(const CheckPassOptions& options, Reporter& reporter) {
@@ -171,6 +219,10 @@ int runCheckPass(const CheckPassOptions& options, Reporter& reporter) {
     reporter.toolWarning(fmt::format("nothing checked: no log among {} prints programs before and after {} "
                                      "(pass instrumentation's banners, e.g. FLAGS_print_ir)",
                                      plural(inputs.files, "file"), options.pass));
+  if (options.json && inputs.status != kExitUsage) {
+    standardOutput().write(dumpJson(run.document()));
+    standardOutput().flush();  // a failure is reported once, by runCli
+  }
   return inputs.status;
 }
 
@@ -184,6 +236,9 @@ SubcommandRunner defineCheckPass(CLI::App& command, ReportingOptions& reporting)
   command.add_option("--ignore-attr", options->ignoredAttributes,
                      "Leave this attribute out of the comparison (repeatable)")
       ->allow_extra_args(false);
+  command.add_flag("--json", options->json,
+                   "Also a document on stdout: each log's pairs, how each went and its changes "
+                   "(schema/check-pass.schema.json)");
   addReportingFlags(command, reporting);
   command.footer(fmt::format("{}\nExit status: 0 every pair as Paddle's, 1 a difference (an error at its line "
                              "in the log) or bad input, {}. A log with no such pair is passed over with a note.",
