@@ -184,6 +184,46 @@ for _ in range(8000):
     "$tool" validate "$work/small.ir" >"$work/err" 2>&1 || { cat "$work/err"; fail "the small nested loops fail"; }
     grep -q "match the serial program" "$work/err" || { cat "$work/err"; fail "no validation line"; }
     ;;
+  validate-many-ranks-memory)  # 4,096 ranks of a replicated 1024x1024 value: refused for memory, never a divergence
+    ids=$(seq -s, 0 4095)
+    d="op_dist_attr:{mesh:{shape:[4096],process_ids:[$ids]}"
+    t='pd_dist.tensor<1024x1024xf32, mesh_shape:[4096],dims_mappings:[-1,-1]>'
+    { echo '{'
+      echo "    (%0) = \"pd_op.full\" () {dtype:(pd_op.DataType)float32,$d,result(0):{dims_maping:[-1,-1]}},place:(pd_op.Place)Place(cpu),shape:(pd_op.IntArray)[1024,1024],stop_gradient:[true],value:(Float)1} : () -> $t"
+      echo "    (%1) = \"pd_op.relu\" (%0) {$d,operand(0):{dims_maping:[-1,-1]},result(0):{dims_maping:[-1,-1]}},stop_gradient:[false]} : ($t) -> $t"
+      echo '}'; } >"$work/ranks.ir"
+    if [ -n "${SANITIZED:-}" ]; then timeout 20 "$tool" validate "$work/ranks.ir" >"$work/out" 2>"$work/err"
+    else (ulimit -v 2000000; exec timeout 20 "$tool" validate "$work/ranks.ir") >"$work/out" 2>"$work/err"; fi
+    status=$?
+    [ $status -eq 2 ] || { cat "$work/out" "$work/err"; fail "4,096 ranks exited $status, expected 2"; }
+    grep -q "more than --max-memory=" "$work/err" || { cat "$work/err"; fail "not refused up front for memory"; }
+    ! grep -Eq "diverge|not simulated" "$work/out" "$work/err" || fail "memory reported as the program's fault"
+    ;;
+  sarif-code-point-columns)  # SARIF says unicodeCodePoints and counts them; the text format counts bytes
+    sed '2s/name:"learning_rate_1",/name:"\xc3\xa9\xe2\x86\x92",/; 2s/stop_gradient:\[true\]/stop_gradient:[true}/' "$seed" >"$work/wide.ir"
+    grep -q 'name:"é→"' "$work/wide.ir" || fail "the test program was not made"
+    "$tool" verify "$work/wide.ir" 2>"$work/text"
+    col=$(sed -n 's/^.*wide.ir:2:\([0-9]*\): error.*$/\1/p' "$work/text" | head -1)
+    [ -n "$col" ] || { cat "$work/text"; fail "no error on line 2"; }
+    "$tool" verify --error-format=sarif "$work/wide.ir" 2>"$work/sarif"
+    python3 - "$work/sarif" "$col" <<'PY' || fail "SARIF columns are not code points"
+import json, sys
+log = json.load(open(sys.argv[1]))
+run = log["runs"][0]
+assert run["columnKind"] == "unicodeCodePoints", run.get("columnKind")
+region = run["results"][0]["locations"][0]["physicalLocation"]["region"]
+# "é" is 2 bytes and "→" 3 before the error: 3 bytes more than code points.
+assert region["startColumn"] == int(sys.argv[2]) - 3, (region, sys.argv[2])
+PY
+    ;;
+  dangling-comma-message)  # a dangling comma asks for the missing item, not for the ',' it found
+    printf '{\n    (%%0) = "a.b" (%%1,) {} : () -> f32\n}\n' >"$work/comma.ir"
+    "$tool" verify "$work/comma.ir" 2>"$work/err"
+    [ $? -eq 1 ] || fail "the dangling comma did not exit 1"
+    grep -q "comma.ir:2:21: error: expected an item after ',' in the operand list, found ')'" "$work/err" ||
+      { cat "$work/err"; fail "the message does not ask for the item after the comma"; }
+    ! grep -q "expected ',' or ')'" "$work/err" || fail "the message asks for the ',' it found"
+    ;;
   diff-log-hunks-numbered)  # diff -u --program 1 --program 2 LOG numbers hunks by the log's lines
     { echo "I1201 a log line"; echo "IR before = "; cat "$seed"; echo "I1201 between"; echo "IR after = ";
       cat samples/seed_mlp_after.ir; } >"$work/run.log"

@@ -9,7 +9,8 @@ endforeach()
 # Output paths opened as the shell's `>` would, and -r reading only its tree
 # (SECURITY.md); a case that cannot be set up here (no root, no setpriv) exits 77: skipped.
 foreach(case output-planted-link-root output-planted-link-user output-read-only-refused output-read-only-folder
-             walk-links-stay-inside walk-unreadable-folder walk-deep-tree walk-one-file-status validate-budget validate-nested-loops
+             walk-links-stay-inside walk-unreadable-folder walk-deep-tree walk-one-file-status validate-budget validate-nested-loops validate-many-ranks-memory sarif-code-point-columns
+             dangling-comma-message
              diff-log-hunks-numbered diff-pairs-at-every-size diff-dense-changes usage-error-formats)
   add_test(NAME security.files.${case}
            COMMAND ${CMAKE_SOURCE_DIR}/tests/security/hostile_files.sh $<TARGET_FILE:reshardctl> ${case}
