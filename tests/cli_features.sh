@@ -211,6 +211,10 @@ assert any(n["level"] == "note" and n["message"]["text"].startswith("apply: woul
     lacks "$work/err" "2 reshards would be inserted in"
     expect_exit 0 "$tool" help plan
     contains "$work/out" "Usage: "
+    expect_exit 0 "$tool" help apply  # the default subcommand too
+    contains "$work/out" "apply [OPTIONS]"
+    COLUMNS=60 "$tool" apply --help >"$work/help" || fail "apply --help failed"
+    ! awk 'length > 60' "$work/help" | grep -q . || fail "--help is not wrapped to COLUMNS=60"
     expect_exit 2 "$tool" help plan extra
     contains "$work/err" "help takes at most one subcommand"
     expect_exit 2 "$tool" help aply
