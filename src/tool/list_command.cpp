@@ -153,10 +153,13 @@ SubcommandRunner defineList(CLI::App& command, ReportingOptions& reporting) {
                 "Files to read: logs or dumps ('-' = standard input, the default); with -r, directories too");
   addOutput(command, options->output);
   command.add_flag("--json", options->json, "Write JSON instead of a table (schema/list.schema.json)");
-  command.add_flag("--reshards,!--no-reshards", options->reshards,
-                   "Parse each program for three columns (the default): the reshards it holds, those apply "
-                   "would insert and their estimated cost in microseconds (est_us); --no-reshards parses "
-                   "nothing and lists in about the time to read the files");
+  // Two flags on one switch; CLI11 runs the callbacks in this order, so with both --no-reshards wins.
+  command.add_flag_callback(
+      "--reshards", [options] { options->reshards = true; },
+      "Parse each program for three columns (the default): the reshards it holds, those apply would insert "
+      "and their estimated cost in microseconds (est_us)");
+  command.add_flag_callback("--no-reshards", [options] { options->reshards = false; },
+                            "Parse nothing: no reshard columns, listed in about the time to read the files");
   addPartitionFlags(command, options->pass);
   addReportingFlags(command, reporting);
   command.footer(fmt::format("{}\nExit status: 0 listed, 1 no program found or a program that does not parse, {}.", kSeveralInputs, kUsageExit));
