@@ -135,7 +135,7 @@ commands=(
   "apply-pipe 0 apply - -o OUT |IN"
   "apply--check 1 apply --check IN"
   "apply--dedupe 0 apply --dedupe --fold IN -o OUT"
-  "list 0 list IN -o OUT"
+  "list 0 list --no-reshards IN -o OUT"  # the log scanner alone (list parses each program by default)
   "print 0 print AFTER -o OUT"
   "print-json 0 print --emit=json AFTER -o OUT"
   "verify 0 verify --quiet AFTER"
