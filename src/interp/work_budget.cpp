@@ -81,11 +81,11 @@ const Operation* comparison(const Value* value, std::string_view name) {
   return op != nullptr && op->name() == name && op->numOperands() == 2 ? op : nullptr;
 }
 
-// How often a pd_op.while runs its body when the program states it: the
-// counted loop dy2static writes for `while i < n` / `for i in range(n)` (a
-// counter from a pd_op.full, compared by pd_op.less_than with a pd_op.full
-// limit before the loop and again at the body's end, after a
-// pd_op.increment of the counter's block argument). Any other loop: nullopt.
+// How often a pd_op.while runs its body when the program states it: a
+// counted loop (tests/golden/validate/while_loop.ir's form: a counter from a
+// pd_op.full, compared by pd_op.less_than with a pd_op.full limit before the
+// loop and again at the body's end, after a pd_op.increment of the
+// counter's block argument). Any other loop: nullopt.
 std::optional<uint64_t> statedTrips(const Operation& loop) {
   if (loop.name() != kWhileOp || loop.regions().empty() || loop.numOperands() < 2) return std::nullopt;
   const Block& body = *loop.regions().front();
@@ -118,7 +118,8 @@ uint64_t blockWork(const Block& block, uint64_t runs, uint64_t maxTrips, int64_t
   for (const Operation* op : block) {
     work = plus(work, times(runs, opWork(*op, dynamicDim)));
     const uint64_t trips = std::max<uint64_t>(1, std::min(statedTrips(*op).value_or(1), maxTrips));
-    for (const Block* region : op->regions()) work = plus(work, blockWork(*region, times(runs, trips), maxTrips, dynamicDim));
+    for (const Block* region : op->regions())
+      work = plus(work, blockWork(*region, times(runs, trips), maxTrips, dynamicDim));
   }
   return work;
 }
