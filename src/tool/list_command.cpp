@@ -170,8 +170,8 @@ SubcommandRunner defineList(CLI::App& command, ReportingOptions& reporting) {
 
 const SubcommandSpec kListSubcommand{"list",
                                      "List the programs each file holds (a training log, a dump of one program "
-                                     "per pass): number, lines, op count, distributed or not, the pass and label "
-                                     "that name it",
+                                     "per pass): number, lines, op count, distributed or not, the reshards it holds "
+                                     "and those apply would insert with their cost, the pass and label that name it",
                                      defineList};
 
 }  // namespace reshardctl
