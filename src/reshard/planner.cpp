@@ -541,7 +541,11 @@ Route paddleRoute(const Problem& problem, const CostModel& costs) {
 // torch/distributed/tensor/_redistribute.py): mesh dims in ascending order,
 // each straight from its placement to its target. A change no one primitive
 // makes goes through R; one the reduction order forbids yet waits for the next
-// round (at most one round per mesh dim). nullopt when it gets stuck.
+// round (at most one round per mesh dim). A shard whose target cannot be made
+// yet stays replicated, as DTensor's first pass (inner to outer mesh dims)
+// replicates a mesh dim whose target split is misaligned with the lower mesh
+// dims' splits: [S(0),S(1)] -> [S(1),S(0)] is all_gather, all_to_all, slice there
+// too. nullopt when it gets stuck.
 std::optional<Route> dtensorRoute(const Problem& problem, const CostModel& costs) {
   if (problem.crossMesh()) return std::nullopt;  // DTensor redistributes on one mesh only
   const ProcessMesh shapeOnly(problem.src.mesh.shape, {}, false);
@@ -557,8 +561,7 @@ std::optional<Route> dtensorRoute(const Problem& problem, const CostModel& costs
   for (int64_t round = 0; round <= problem.src.mesh.ndim() && waypoints.back() != target; ++round)
     for (size_t dim = 0; dim < target.size(); ++dim) {
       if (waypoints.back()[dim] == target[dim] || step(dim, target[dim])) continue;
-      // A shard that cannot move yet stays gathered (DTensor gathers a shard
-      // whose target it cannot reach directly); any other detour is undone.
+      // A shard that cannot move yet stays gathered; any other detour is undone.
       const bool shard = waypoints.back()[dim].isShard();
       if (!waypoints.back()[dim].isReplicate() && step(dim, Placement::replicate()) && !step(dim, target[dim]) &&
           !shard)
