@@ -14,6 +14,11 @@ function(add_cli_case name exit_code expected_stdout)
   set_tests_properties(cli.${name} PROPERTIES LABELS golden)  # rebased by scripts/regen-goldens.sh
 endfunction()
 
+# plan --explain: each reshard's alternatives (the README's table of peer plans).
+add_cli_case(plan.explain 0 tests/golden/plan/peer_transitions.explain.expected
+             plan --explain tests/golden/plan/peer_transitions.ir)
+add_cli_case(plan.explain-excludes-json 2 - plan --explain --json tests/golden/plan/peer_transitions.ir)
+
 # diff exits as diff(1): 0 equal, 1 different, 2 trouble.
 add_cli_case(diff.seed 1 ${DIFF_DIR}/seed.expected diff ${BEFORE} ${AFTER})
 add_cli_case(diff.seed-stat 1 ${DIFF_DIR}/seed.stat.expected diff --stat ${BEFORE} ${AFTER})

@@ -411,3 +411,30 @@ TEST_CASE("step programs: an all_reduce over the flattened group of several mesh
   CHECK(plan.steps[0].groups == std::vector<std::vector<int64_t>>{{0, 1, 4, 5}, {2, 3, 6, 7}});
   checkPlan(plan, false, rng);
 }
+
+TEST_CASE("step programs: flattened all_gather and reduce_scatter, and a permutation of pieces, run as the reference does") {
+  std::mt19937_64 rng(7004);
+  const ProcessMesh mesh{{2, 2, 2}, {0, 1, 2, 3, 4, 5, 6, 7}, true};
+  auto attr = [&](std::vector<int64_t> dims, std::vector<PartialDim> partials = {}) {
+    TensorDistAttr result;
+    result.mesh = mesh;
+    result.dimsMapping = std::move(dims);
+    result.partials = std::move(partials);
+    return result;
+  };
+  const std::vector<std::pair<TensorDistAttr, TensorDistAttr>> cases = {
+      {attr({0, 2, -1}), attr({-1, -1, -1})},                                                     // all_gather over 0+2
+      {attr({-1, -1, -1}, {{0, ReduceType::Sum}, {1, ReduceType::Sum}}), attr({0, -1, 1})},       // reduce_scatter
+      {attr({0, 1, 2}), attr({2, 0, 1})},                                                         // permutation
+      {attr({0, -1, -1}), attr({1, -1, -1})},                                                     // permutation, replicas
+  };
+  for (const auto& [src, dst] : cases)
+    for (const std::vector<int64_t>& shape : {std::vector<int64_t>{8, 6, 4}, std::vector<int64_t>{5, 3, 7}}) {
+      const Plan plan = planMinCost({shape, DType::F32, src, dst}, CostModel{});
+      CAPTURE(layoutText(plan.src));
+      CAPTURE(layoutText(plan.dst));
+      REQUIRE(plan.steps.size() == 1);
+      CHECK((!plan.steps[0].meshDims.empty() || plan.steps[0].kind == StepKind::SendRecv));
+      checkPlan(plan, false, rng);
+    }
+}

@@ -9,6 +9,7 @@
 #include "report/json_export.h"
 #include "report/result_json.h"
 #include "reshard/placement.h"
+#include "reshard/plan_alternatives.h"
 #include "support/text.h"
 
 namespace reshardctl {
@@ -77,6 +78,27 @@ std::string reportText(const ReshardReport& report) {
                       plan.shapeKnown ? "" : " (unknown dims counted as 1)",
                       plan.search == SearchKind::Exact ? "" : " (dim-by-dim search: too many layouts to search them all)");
   return text;
+}
+
+// --explain: the plans weighed against the chosen one, by the yardsticks the
+// comparison uses, and why the chosen one won.
+std::string alternativesText(const ReshardReport& report, const CostModel& costs) {
+  if (!report.plan) return {};
+  std::vector<PlanAlternative> alternatives;
+  try {
+    alternatives = planAlternatives(report.request, costs);
+  } catch (const PlanError& error) {
+    return fmt::format("  alternatives: none ({})\n", error.what());
+  }
+  std::vector<std::vector<std::string>> rows = {{"plan", "collectives", "bus bytes", "est us", "steps"}};
+  for (const PlanAlternative& alternative : alternatives) {
+    std::vector<std::string> kinds;
+    for (const Step& step : alternative.plan.steps) kinds.emplace_back(stepKindName(step.kind));
+    rows.push_back({alternative.name, std::to_string(alternative.measure.collectives),
+                    fmt::format("{:.0f}", alternative.measure.busBytes), fmt::format("{:.2f}", alternative.measure.estUs),
+                    kinds.empty() ? "-" : fmt::format("{}", fmt::join(kinds, ", "))});
+  }
+  return "  alternatives:\n" + columns(rows, "    ") + "  why: " + whyChosen(alternatives) + "\n";
 }
 
 std::string costModelText(const CostModel& costs) {
@@ -156,6 +178,14 @@ std::string stepGroupsText(const Step& step) {
 }
 
 std::string stepTensorDimText(const Step& step) {
+  const bool gathers = step.kind == StepKind::AllGather;
+  if (step.meshDims.size() > 1 && (gathers || step.kind == StepKind::ReduceScatter)) {
+    // A flattened collective splits or gathers one tensor dim per mesh dim.
+    const Placements& split = gathers ? step.from.placements : step.to.placements;
+    std::vector<int64_t> dims;
+    for (int64_t meshDim : step.meshDims) dims.push_back(split[static_cast<size_t>(meshDim)].dim);
+    return fmt::format("{}", fmt::join(dims, "+"));
+  }
   if (step.kind == StepKind::AllToAll) return fmt::format("{}->{}", step.fromTensorDim, step.tensorDim);
   if (step.tensorDim >= 0) return std::to_string(step.tensorDim);
   if (step.fromTensorDim >= 0) return std::to_string(step.fromTensorDim);
@@ -177,9 +207,10 @@ std::string planTotalText(const std::vector<ReshardReport>& reports) {
 }
 
 std::string formatPlanTable(const std::vector<ReshardReport>& reports, const CostModel& costs,
-                            const PlanSource& source) {
+                            const PlanSource& source, const PlanTableOptions& options) {
   std::string text;
-  for (const ReshardReport& report : reports) text += reportText(report) + "\n";
+  for (const ReshardReport& report : reports)
+    text += reportText(report) + (options.explain ? alternativesText(report, costs) : "") + "\n";
   text += "total: " + planTotalText(reports) + "\n" + costModelText(costs);
   if (source.applied)
     text += "lines: of the program `reshardctl apply` prints (the input has no line for an inserted reshard)\n";

@@ -19,10 +19,17 @@ struct PlanSource {
   bool applied = false;  // lines are those of the applied program
 };
 
+struct PlanTableOptions {
+  // Under each reshard, the plans weighed against the chosen one
+  // (plan_alternatives.h) with their collectives, bus bytes and estimates,
+  // and why the chosen one won.
+  bool explain = false;
+};
+
 // A table per reshard, the total and the cost model; for an applied
 // program, a closing line that says whose lines the numbers are.
 std::string formatPlanTable(const std::vector<ReshardReport>& reports, const CostModel& costs,
-                            const PlanSource& source = {});
+                            const PlanSource& source = {}, const PlanTableOptions& options = {});
 
 // {"format":"reshardctl-plan","version":1,"source":FILE,"lines":"input"|"applied",
 //  "reshards":[{"line":N,"result":"%9","input":"%8","shape":[..],"dtype":"f32",

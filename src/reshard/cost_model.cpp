@@ -26,6 +26,15 @@ double busBytes(StepKind kind, int64_t groupSize, int64_t bytesPerRank) {
   return 0.0;
 }
 
+LinkSpec CostModel::slowestLink(const std::vector<int64_t>& dims) const {
+  LinkSpec spec = linkFor(dims.front());
+  for (int64_t meshDim : dims) {
+    spec.bandwidthGBs = std::min(spec.bandwidthGBs, linkFor(meshDim).bandwidthGBs);
+    spec.latencyUs = std::max(spec.latencyUs, linkFor(meshDim).latencyUs);
+  }
+  return spec;
+}
+
 const LinkSpec& CostModel::linkFor(int64_t meshDim) const {
   if (meshDim >= 0 && static_cast<size_t>(meshDim) < meshDims.size())
     return meshDims[static_cast<size_t>(meshDim)];
@@ -55,11 +64,7 @@ double CostModel::collectiveUs(StepKind kind, int64_t groupSize, int64_t bytesPe
   if (groupSize <= 1) return 0.0;
   if (kind == StepKind::Slice || kind == StepKind::PartialInit) return localUs(bytesPerRank);
   if (kind == StepKind::SendRecv) return sendRecvUs(bytesPerRank);
-  LinkSpec spec = linkFor(flattenedDims.front());
-  for (int64_t meshDim : flattenedDims) {
-    spec.bandwidthGBs = std::min(spec.bandwidthGBs, linkFor(meshDim).bandwidthGBs);
-    spec.latencyUs = std::max(spec.latencyUs, linkFor(meshDim).latencyUs);
-  }
+  const LinkSpec spec = slowestLink(flattenedDims);
   const double k = static_cast<double>(groupSize);
   const double hops = kind == StepKind::AllReduce ? 2 * (k - 1) : k - 1;
   return launchUs + hops * spec.latencyUs + transferUs(busBytes(kind, groupSize, bytesPerRank), spec.bandwidthGBs);
@@ -69,6 +74,13 @@ double CostModel::sendRecvUs(int64_t maxBytes) const {
   if (maxBytes <= 0) return 0.0;
   return launchUs + crossMesh.latencyUs +
          transferUs(static_cast<double>(maxBytes), crossMesh.bandwidthGBs);
+}
+
+double CostModel::pointToPointUs(int64_t maxBytes, const std::vector<int64_t>& crossedDims, int64_t peers) const {
+  if (maxBytes <= 0 || crossedDims.empty()) return 0.0;
+  const LinkSpec spec = slowestLink(crossedDims);
+  return launchUs + static_cast<double>(peers) * spec.latencyUs +
+         transferUs(static_cast<double>(maxBytes), spec.bandwidthGBs);
 }
 
 double CostModel::localUs(int64_t bytes) const {

@@ -42,6 +42,9 @@ struct CostModel {
   double localLaunchUs = 2.0;
 
   const LinkSpec& linkFor(int64_t meshDim) const;
+  // The least bandwidth and the most latency among the mesh dims `dims` (not empty): a
+  // transfer across all of them is as slow as that.
+  LinkSpec slowestLink(const std::vector<int64_t>& dims) const;
   // Links from per-mesh-dim lists (`--bandwidth 370,50 --latency 0.6`): entry i
   // describes mesh dim i, and the last entry of each list also every dim past it.
   // An empty list keeps the current default.
@@ -58,6 +61,12 @@ struct CostModel {
   // A send_recv in which no process sends or receives more than `maxBytes`
   // across the link; moves that stay on one process are free.
   double sendRecvUs(int64_t maxBytes) const;
+  // A send_recv among the processes of one mesh (a permutation of pieces): the
+  // busiest process's bytes over the slowest link among the mesh dims its pairs
+  // cross, and one hop's latency per peer of the process with the most peers
+  // (so a send_recv that gathers from k-1 peers costs what a ring all_gather
+  // does); nothing crossed costs nothing.
+  double pointToPointUs(int64_t maxBytes, const std::vector<int64_t>& crossedDims, int64_t peers) const;
   // A local step writing `bytes` per rank.
   double localUs(int64_t bytes) const;
 };

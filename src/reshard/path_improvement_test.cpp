@@ -32,7 +32,8 @@ TEST_CASE("hopCost: negative where no one primitive makes the change") {
   const CostModel costs;
   CHECK(hopCost(mesh, {R, R}, {R, R}, tensor, costs) == 0.0);
   CHECK(hopCost(mesh, {S0, R}, {R, R}, tensor, costs) > 0.0);
-  CHECK(hopCost(mesh, {S0, R}, {R, S1}, tensor, costs) < 0.0);           // two dims at once
+  CHECK(hopCost(mesh, {S0, R}, {R, PSum}, tensor, costs) < 0.0);         // two dims at once, a partial made
+  CHECK(hopCost(mesh, {S0, R}, {R, S1}, tensor, costs) > 0.0);           // a permutation of pieces
   CHECK(hopCost(mesh, {PSum, R}, {Placement::partial(ReduceType::Max), R}, tensor, costs) < 0.0);
 }
 

@@ -2,6 +2,7 @@
 
 #include <algorithm>
 #include <cmath>
+#include <functional>
 #include <map>
 #include <optional>
 #include <queue>
@@ -199,38 +200,105 @@ struct Visit {
   std::optional<StateKey> previous;
   Edge via;  // the edge that reached this state
   bool settled = false;
+  size_t pointToPoint = 0;  // send_recv steps on the way: of equal plans, the one with fewest
 };
 
-// The sets of mesh dims one flattened all_reduce may reduce: every subset of two
-// or more of the partial dims of one type, or, beyond kFlattenedSubsetDims of
-// them, only all of them (at most 2^4 - 5 = 11 edges per type and state).
+// Costs this close are equal (sums of the same terms in another order), so
+// that a tie goes to fewer steps, then to collectives over send_recv pairs.
+constexpr double kCostTieUs = 1e-9;
+
+bool better(double cost, size_t steps, size_t pointToPoint, const Visit& known) {
+  if (cost < known.cost - kCostTieUs) return true;
+  if (cost > known.cost + kCostTieUs) return false;
+  return std::tie(steps, pointToPoint) < std::tie(known.steps, known.pointToPoint);
+}
+
+// The changes of several mesh dims at once that one flattened collective may
+// make (transition.h's flattenedCollective): every subset of two or more of the
+// partial dims of one type to R (all_reduce) or, where `goal` splits each of
+// them, to the goal's splits (reduce_scatter); every such subset of the split
+// dims to R (all_gather). Beyond kFlattenedSubsetDims dims of a kind, only all of
+// them: at most 3 * (2^4 - 5) = 33 edges per kind and state.
 constexpr size_t kFlattenedSubsetDims = 4;
 
-std::vector<std::vector<int64_t>> flattenedReductions(const Placements& placements) {
-  std::map<ReduceType, std::vector<int64_t>> byType;
-  for (size_t dim = 0; dim < placements.size(); ++dim)
-    if (placements[dim].isPartial()) byType[placements[dim].reduce].push_back(static_cast<int64_t>(dim));
-  std::vector<std::vector<int64_t>> sets;
-  for (const auto& [type, dims] : byType) {
-    if (dims.size() < 2) continue;
-    if (dims.size() > kFlattenedSubsetDims) {
-      sets.push_back(dims);
-      continue;
-    }
-    for (uint32_t mask = 1; mask < (1u << dims.size()); ++mask) {
-      std::vector<int64_t> subset;
-      for (size_t i = 0; i < dims.size(); ++i)
-        if (mask & (1u << i)) subset.push_back(dims[i]);
-      if (subset.size() >= 2) sets.push_back(std::move(subset));
-    }
+void addSubsets(const Placements& from, const std::vector<int64_t>& dims,
+                const std::function<Placement(int64_t)>& target, std::vector<Placements>& moves) {
+  if (dims.size() < 2) return;
+  auto add = [&](const std::vector<int64_t>& subset) {
+    Placements next = from;
+    for (int64_t dim : subset) next[static_cast<size_t>(dim)] = target(dim);
+    moves.push_back(std::move(next));
+  };
+  if (dims.size() > kFlattenedSubsetDims) return add(dims);
+  for (uint32_t mask = 1; mask < (1u << dims.size()); ++mask) {
+    std::vector<int64_t> subset;
+    for (size_t i = 0; i < dims.size(); ++i)
+      if (mask & (1u << i)) subset.push_back(dims[i]);
+    if (subset.size() >= 2) add(subset);
   }
-  return sets;
+}
+
+std::vector<Placements> flattenedMoves(const Placements& placements, const Placements* goal) {
+  std::map<ReduceType, std::vector<int64_t>> partialsByType;
+  std::map<ReduceType, std::vector<int64_t>> scatterableByType;
+  std::vector<int64_t> splits;
+  for (size_t dim = 0; dim < placements.size(); ++dim) {
+    const Placement& p = placements[dim];
+    if (p.isShard()) splits.push_back(static_cast<int64_t>(dim));
+    if (!p.isPartial()) continue;
+    partialsByType[p.reduce].push_back(static_cast<int64_t>(dim));
+    if (goal != nullptr && (*goal)[dim].isShard()) scatterableByType[p.reduce].push_back(static_cast<int64_t>(dim));
+  }
+  std::vector<Placements> moves;
+  auto replicated = [](int64_t) { return Placement::replicate(); };
+  for (const auto& [type, dims] : partialsByType) addSubsets(placements, dims, replicated, moves);
+  for (const auto& [type, dims] : scatterableByType)
+    addSubsets(placements, dims, [&](int64_t dim) { return (*goal)[static_cast<size_t>(dim)]; }, moves);
+  addSubsets(placements, splits, replicated, moves);
+  return moves;
+}
+
+bool unreduced(const Placements& placements) {
+  return std::none_of(placements.begin(), placements.end(), [](const Placement& p) { return p.isPartial(); });
+}
+
+// The layouts a permutation (transition.h) may lead to in the search: the
+// goal with each partial dim replicated or, where representable, split over a
+// tensor dim (a partial made from a split keeps each rank's chunk, so less has
+// to move first), on the goal's mesh of at most kPermutationRanks processes.
+// Beyond kPermutationPartials partial dims, only the replicated variant: at most
+// (1 + tensor rank)^2 targets.
+constexpr size_t kPermutationPartials = 2;
+
+std::vector<Placements> permutationTargets(const Problem& problem) {
+  if (problem.dst.mesh.size() > kPermutationRanks) return {};
+  std::vector<Placements> targets{problem.dst.placements};
+  size_t partials = 0;
+  for (const Placement& p : problem.dst.placements) partials += p.isPartial() ? 1 : 0;
+  for (size_t dim = 0; dim < problem.dst.placements.size(); ++dim) {
+    if (!problem.dst.placements[dim].isPartial()) continue;
+    std::vector<Placements> longer;
+    for (const Placements& target : targets) {
+      Placements next = target;
+      next[dim] = Placement::replicate();
+      longer.push_back(next);
+      for (int64_t tensorDim = 0; partials <= kPermutationPartials && tensorDim < problem.tensor.rank(); ++tensorDim) {
+        next[dim] = Placement::shard(tensorDim);
+        if (isRepresentable(next, problem.tensor.rank())) longer.push_back(next);
+      }
+    }
+    targets = std::move(longer);
+  }
+  return targets;
 }
 
 class MinCostSearch {
  public:
   MinCostSearch(const Problem& problem, const CostModel& costs)
-      : problem_(problem), costs_(costs), options_(placementOptions(problem)) {
+      : problem_(problem),
+        costs_(costs),
+        options_(placementOptions(problem)),
+        permutationTargets_(permutationTargets(problem)) {
     if (problem.crossMesh()) destinationLayouts_ = unreducedLayouts(problem.dst.mesh, problem.tensor.rank());
   }
 
@@ -263,9 +331,14 @@ class MinCostSearch {
       for (const Placement& option : options_)
         if (auto edge = meshDimTransition(layout, meshDim, option, problem_.tensor, costs_, StepDetail::CostOnly))
           relax(key, side, *edge, cost, steps);
-    for (const std::vector<int64_t>& dims : flattenedReductions(layout.placements))
-      if (auto edge = flattenedAllReduce(layout, dims, problem_.tensor, costs_, StepDetail::CostOnly))
+    const bool onGoalMesh = side == (problem_.crossMesh() ? 1 : 0);
+    const Placements* goal = onGoalMesh ? &problem_.dst.placements : nullptr;
+    for (const Placements& to : flattenedMoves(layout.placements, goal))
+      if (auto edge = collectiveChange(layout, to, problem_.tensor, costs_, StepDetail::CostOnly))
         relax(key, side, *edge, cost, steps);
+    if (onGoalMesh && unreduced(layout.placements))
+      for (const Placements& to : permutationTargets_)
+        if (auto edge = permutation(layout, to, problem_.tensor, costs_)) relax(key, side, *edge, cost, steps);
     if (side == 0 && problem_.crossMesh()) expandAcrossMeshes(key, layout, cost, steps);
   }
 
@@ -287,11 +360,12 @@ class MinCostSearch {
     const StateKey next = keyOf(side, edge.to.placements);
     const double nextCost = cost + edge.cost;
     const size_t nextSteps = steps + (edge.step ? 1 : 0);
+    const bool sends = edge.step && edge.step->kind == StepKind::SendRecv;
+    const size_t nextPointToPoint = visits_.at(from).pointToPoint + (sends ? 1 : 0);
     auto found = visits_.find(next);
-    if (found != visits_.end() &&
-        std::tie(found->second.cost, found->second.steps) <= std::tie(nextCost, nextSteps))
+    if (found != visits_.end() && (found->second.settled || !better(nextCost, nextSteps, nextPointToPoint, found->second)))
       return;
-    visits_[next] = Visit{nextCost, nextSteps, from, edge, false};
+    visits_[next] = Visit{nextCost, nextSteps, from, edge, false, nextPointToPoint};
     queue_.push({nextCost, nextSteps, next});
   }
 
@@ -313,6 +387,7 @@ class MinCostSearch {
   const Problem& problem_;
   const CostModel& costs_;
   std::vector<Placement> options_;
+  std::vector<Placements> permutationTargets_;
   std::vector<Placements> destinationLayouts_;
   std::map<StateKey, Visit> visits_;
   std::priority_queue<Entry, std::vector<Entry>, std::greater<Entry>> queue_;
@@ -426,7 +501,11 @@ double exactSearchWork(const Problem& problem) {
     const int64_t others = 1 + static_cast<int64_t>(problem.reduces.size());
     return layoutCount(mesh.ndim(), rank, others) * static_cast<double>(mesh.ndim() * options);
   };
+  // A permutation from each unreduced layout of the goal's mesh, listing each rank's parts.
+  const ProcessMesh& goalMesh = problem.dst.mesh;
   double work = sideWork(problem.src.mesh);
+  if (goalMesh.size() <= kPermutationRanks)
+    work += layoutCount(goalMesh.ndim(), rank, 1) * static_cast<double>(goalMesh.size());
   if (!problem.crossMesh()) return work;
   work += sideWork(problem.dst.mesh);
   const double sourceLayouts = layoutCount(problem.src.mesh.ndim(), rank, 1);
@@ -462,7 +541,11 @@ Route paddleRoute(const Problem& problem, const CostModel& costs) {
 // torch/distributed/tensor/_redistribute.py): mesh dims in ascending order,
 // each straight from its placement to its target. A change no one primitive
 // makes goes through R; one the reduction order forbids yet waits for the next
-// round (at most one round per mesh dim). nullopt when it gets stuck.
+// round (at most one round per mesh dim). A shard whose target cannot be made
+// yet stays replicated, as DTensor's first pass (inner to outer mesh dims)
+// replicates a mesh dim whose target split is misaligned with the lower mesh
+// dims' splits: [S(0),S(1)] -> [S(1),S(0)] is all_gather, all_to_all, slice there
+// too. nullopt when it gets stuck.
 std::optional<Route> dtensorRoute(const Problem& problem, const CostModel& costs) {
   if (problem.crossMesh()) return std::nullopt;  // DTensor redistributes on one mesh only
   const ProcessMesh shapeOnly(problem.src.mesh.shape, {}, false);
@@ -478,7 +561,10 @@ std::optional<Route> dtensorRoute(const Problem& problem, const CostModel& costs
   for (int64_t round = 0; round <= problem.src.mesh.ndim() && waypoints.back() != target; ++round)
     for (size_t dim = 0; dim < target.size(); ++dim) {
       if (waypoints.back()[dim] == target[dim] || step(dim, target[dim])) continue;
-      if (!waypoints.back()[dim].isReplicate() && step(dim, Placement::replicate()) && !step(dim, target[dim]))
+      // A shard that cannot move yet stays gathered; any other detour is undone.
+      const bool shard = waypoints.back()[dim].isShard();
+      if (!waypoints.back()[dim].isReplicate() && step(dim, Placement::replicate()) && !step(dim, target[dim]) &&
+          !shard)
         waypoints.pop_back();
     }
   if (waypoints.back() != target) return std::nullopt;
@@ -550,7 +636,15 @@ std::vector<Edge> dimByDimPath(const Problem& problem, const CostModel& costs) {
 Plan planMinCost(const ReshardRequest& request, const CostModel& costs) {
   const Problem problem = prepare(request);
   if (exactSearchWork(problem) > kExactSearchWork) return planDimByDim(request, costs);
-  return assemblePlan(problem, routeEdges(problem, MinCostSearch(problem, costs).run(), costs));
+  Plan exact = assemblePlan(problem, routeEdges(problem, MinCostSearch(problem, costs).run(), costs));
+  // A permutation may reach layouts the search does not try from every state;
+  // the dim-by-dim routes' shortcuts try it between any two of theirs.
+  try {
+    Plan bounded = assemblePlan(problem, dimByDimPath(problem, costs));
+    if (bounded.estUs < exact.estUs - kCostTieUs) return bounded;
+  } catch (const PlanError&) {
+  }
+  return exact;
 }
 
 Plan planDimByDim(const ReshardRequest& request, const CostModel& costs) {

@@ -6,8 +6,11 @@
 // dim-by-dim fallback (planDimByDim), as Paddle and DTensor plan many mesh dims. The
 // states are the placements Paddle can express (each tensor dim split by at most
 // one mesh dim), using only the reduce types of the source and the destination.
-// Besides one mesh dim's moves, partials of one type on several mesh dims may
-// reduce at once over their flattened group (transition.h's flattenedAllReduce).
+// Besides one mesh dim's moves, several mesh dims may change at once by one
+// collective over their flattened group (all_reduce, all_gather, reduce_scatter:
+// transition.h's flattenedCollective), and on the goal's mesh an unreduced layout
+// may reach the goal (its partials replicated) by a permutation of pieces, send/recv
+// pairs in one step (transition.h's permutation).
 // Between meshes the states are (side, placements): edges on the source mesh,
 // send_recv edges from the source mesh to the destination mesh (rank to rank with
 // equal placements on equal mesh shapes, by intersection between any two layouts

@@ -187,12 +187,17 @@ TEST_CASE("planner 2-D: each primitive runs on the groups along its mesh dim") {
   CHECK(init.reduce == ReduceType::Product);
 }
 
-TEST_CASE("planner 2-D: a tensor dim moving between mesh dims goes through a gather and a slice") {
+TEST_CASE("planner 2-D: a tensor dim moving between mesh dims sends each rank the half it lacks") {
+  // Ranks 0 and 3 hold their new half already; 1 and 2 receive theirs, where
+  // gathering and slicing would move the whole tensor to every rank.
   const Plan plan = planMinCost(request({4, 8}, attrOn(kMesh2x2, {0, -1}), attrOn(kMesh2x2, {1, -1})), kCosts);
-  CHECK(kinds(plan) == std::vector{StepKind::AllGather, StepKind::Slice});
-  CHECK(plan.steps[0].meshDim == 0);
-  CHECK(plan.steps[1].meshDim == 1);
+  REQUIRE(kinds(plan) == std::vector{StepKind::SendRecv});
+  CHECK(plan.steps[0].groups == Groups{{0, 0}, {2, 1}, {0, 2}, {3, 3}});
   checkExecutes(plan);
+  // Paddle's per-mesh-dim order gathers and slices.
+  const Plan greedy = planGreedy(request({4, 8}, attrOn(kMesh2x2, {0, -1}), attrOn(kMesh2x2, {1, -1})), kCosts);
+  CHECK(kinds(greedy) == std::vector{StepKind::AllGather, StepKind::Slice});
+  CHECK(plan.estUs < greedy.estUs);
 }
 
 TEST_CASE("planner 2-D: partial over both mesh dims of a large tensor avoids two full all-reduces") {
@@ -464,5 +469,50 @@ TEST_CASE("planner: partials of one type over several mesh dims reduce in one al
     const double flat = slowSecond.collectiveUs(StepKind::AllReduce, 4, 1 << 20, std::vector<int64_t>{0, 1});
     CHECK(flat == doctest::Approx(slowSecond.collectiveUs(StepKind::AllReduce, 4, 1 << 20, 1)));
     CHECK(flat > kCosts.collectiveUs(StepKind::AllReduce, 4, 1 << 20, std::vector<int64_t>{0, 1}));
+  }
+}
+
+TEST_CASE("planner: a permutation of pieces is one send_recv that moves only what changes holder") {
+  SUBCASE("[S(0),S(1)] -> [S(1),S(0)] on 2x2: half the bytes of all_gather + all_to_all, in one step") {
+    const Plan plan = planMinCost(request({16, 16}, attrOn(kMesh2x2, {0, 1}), attrOn(kMesh2x2, {1, 0})), kCosts);
+    REQUIRE(plan.steps.size() == 1);
+    CHECK(plan.steps[0].kind == StepKind::SendRecv);
+    CHECK(plan.steps[0].bytesPerRank == 16 * 16 * 4 / 4);
+    checkExecutes(plan);
+  }
+  SUBCASE("uneven pieces and a replicated source dim") {
+    checkExecutes(planMinCost(request({5, 7}, attrOn(kMesh2x2, {0, 1}), attrOn(kMesh2x2, {1, 0})), kCosts));
+    const Plan plan = planMinCost(request({5, 7}, attrOn(kMesh2x2, {0, -1}), attrOn(kMesh2x2, {1, -1})), kCosts);
+    CHECK(kinds(plan) == std::vector<StepKind>{StepKind::SendRecv});
+    checkExecutes(plan);
+  }
+  SUBCASE("the bounded search finds it too: a shortcut of its route") {
+    const Plan plan = planDimByDim(request({16, 16}, attrOn(kMesh2x2, {0, 1}), attrOn(kMesh2x2, {1, 0})), kCosts);
+    CHECK(kinds(plan) == std::vector<StepKind>{StepKind::SendRecv});
+    checkExecutes(plan);
+  }
+}
+
+TEST_CASE("planner: several split or partial mesh dims gather or scatter in one collective over their flattened group") {
+  const ProcessMesh mesh{{2, 2, 2}, {0, 1, 2, 3, 4, 5, 6, 7}, true};
+  SUBCASE("[P,P] -> [S(0),S(1)] on 2x2: one reduce_scatter over the 4 ranks") {
+    const Plan plan = planMinCost(request({6, 5}, attrOn(kMesh2x2, {-1, -1}, {{0, ReduceType::Sum}, {1, ReduceType::Sum}}),
+                                          attrOn(kMesh2x2, {0, 1})),
+                                  kCosts);
+    REQUIRE(plan.steps.size() == 1);
+    CHECK(plan.steps[0].kind == StepKind::ReduceScatter);
+    CHECK(plan.steps[0].meshDims == std::vector<int64_t>{0, 1});
+    checkExecutes(plan);
+  }
+  SUBCASE("[S(0),R,S(1)] -> [R,R,R] on 2x2x2: one all_gather over non-adjacent dims") {
+    const Plan plan = planMinCost(request({64, 64, 64}, attrOn(mesh, {0, 2, -1}), attrOn(mesh, {-1, -1, -1})), kCosts);
+    REQUIRE(plan.steps.size() == 1);
+    CHECK(plan.steps[0].kind == StepKind::AllGather);
+    CHECK(plan.steps[0].meshDims == std::vector<int64_t>{0, 2});
+    CHECK(plan.steps[0].groups == Groups{{0, 1, 4, 5}, {2, 3, 6, 7}});
+    checkExecutes(plan);
+  }
+  SUBCASE("uneven blocks") {
+    checkExecutes(planMinCost(request({5, 3, 7}, attrOn(mesh, {0, 2, -1}), attrOn(mesh, {-1, -1, -1})), kCosts));
   }
 }

@@ -128,28 +128,57 @@ std::optional<Edge> meshDimTransition(const Layout& from, int64_t meshDim, const
   return edge;
 }
 
-std::optional<Edge> flattenedAllReduce(const Layout& from, const std::vector<int64_t>& meshDims,
-                                       const TensorSpec& tensor, const CostModel& costs, StepDetail detail) {
+namespace {
+
+// The kind of a flattened collective's change on one of its mesh dims, nullopt
+// for a change no flattened collective makes.
+std::optional<StepKind> flattenedKind(const Placement& a, const Placement& b) {
+  if (a.isPartial() && b.isReplicate()) return StepKind::AllReduce;
+  if (a.isPartial() && b.isShard()) return StepKind::ReduceScatter;
+  if (a.isShard() && b.isReplicate()) return StepKind::AllGather;
+  return std::nullopt;
+}
+
+}  // namespace
+
+std::optional<Edge> flattenedCollective(const Layout& from, const std::vector<int64_t>& meshDims,
+                                        const Placements& to, const TensorSpec& tensor, const CostModel& costs,
+                                        StepDetail detail) {
   if (meshDims.size() < 2) return std::nullopt;
-  const Placement& first = from.placements[static_cast<size_t>(meshDims.front())];
-  if (!first.isPartial() || first.reduce == ReduceType::Avg) return std::nullopt;
   Edge edge{from, std::nullopt, 0.0};
+  std::optional<StepKind> kind;
+  std::optional<ReduceType> reduce;
   int64_t groupSize = 1;
   for (int64_t meshDim : meshDims) {
-    if (from.placements[static_cast<size_t>(meshDim)] != first) return std::nullopt;
-    if (!reductionOrderAllows(edge.to.placements, meshDim, first.reduce, false, tensor.dtype)) return std::nullopt;
-    edge.to.placements[static_cast<size_t>(meshDim)] = Placement::replicate();
+    const Placement& before = from.placements[static_cast<size_t>(meshDim)];
+    const Placement& after = to[static_cast<size_t>(meshDim)];
+    const std::optional<StepKind> mine = flattenedKind(before, after);
+    if (!mine || (kind && *kind != *mine)) return std::nullopt;
+    kind = mine;
+    if (before.isPartial()) {
+      if (before.reduce == ReduceType::Avg || (reduce && *reduce != before.reduce)) return std::nullopt;
+      if (!reductionOrderAllows(edge.to.placements, meshDim, before.reduce, false, tensor.dtype)) return std::nullopt;
+      reduce = before.reduce;
+    }
+    edge.to.placements[static_cast<size_t>(meshDim)] = after;
     groupSize *= from.mesh.shape[static_cast<size_t>(meshDim)];
   }
+  if (!isRepresentable(edge.to.placements, tensor.rank())) return std::nullopt;
   if (groupSize == 1) return edge;
   Step step;
-  step.kind = StepKind::AllReduce;
-  step.reduce = first.reduce;
+  step.kind = *kind;
+  step.reduce = reduce;
   step.meshDim = meshDims.front();
   step.meshDims = meshDims;
+  const Placement& first = *kind == StepKind::AllGather ? from.placements[static_cast<size_t>(meshDims.front())]
+                                                         : edge.to.placements[static_cast<size_t>(meshDims.front())];
+  step.tensorDim = first.isShard() ? first.dim : -1;
   if (detail == StepDetail::Full) step.groups = groupsAlong(from.mesh, meshDims);
-  step.bytesPerRank = stepBytes(step, from, edge.to, groupSize, tensor);
-  step.estUs = costs.collectiveUs(StepKind::AllReduce, groupSize, step.bytesPerRank, meshDims);
+  // reduce_scatter's input is one padded destination block per member.
+  step.bytesPerRank = *kind == StepKind::ReduceScatter
+                          ? groupSize * paddedBytes(paddedLocalShape(tensor.shape, edge.to), tensor)
+                          : stepBytes(step, from, edge.to, groupSize, tensor);
+  step.estUs = costs.collectiveUs(step.kind, groupSize, step.bytesPerRank, meshDims);
   step.from = from;
   step.to = edge.to;
   edge.cost = step.estUs;
@@ -157,17 +186,24 @@ std::optional<Edge> flattenedAllReduce(const Layout& from, const std::vector<int
   return edge;
 }
 
-std::optional<Edge> placementChange(const Layout& from, const Placements& to, const TensorSpec& tensor,
-                                    const CostModel& costs, StepDetail detail) {
+std::optional<Edge> collectiveChange(const Layout& from, const Placements& to, const TensorSpec& tensor,
+                                     const CostModel& costs, StepDetail detail) {
   std::vector<int64_t> changed;
   for (size_t dim = 0; dim < to.size(); ++dim)
     if (from.placements[dim] != to[dim]) changed.push_back(static_cast<int64_t>(dim));
   if (changed.empty()) return Edge{from, std::nullopt, 0.0};
   if (changed.size() == 1)
     return meshDimTransition(from, changed.front(), to[static_cast<size_t>(changed.front())], tensor, costs, detail);
-  for (int64_t dim : changed)
-    if (!to[static_cast<size_t>(dim)].isReplicate()) return std::nullopt;
-  return flattenedAllReduce(from, changed, tensor, costs, detail);
+  return flattenedCollective(from, changed, to, tensor, costs, detail);
+}
+
+std::optional<Edge> placementChange(const Layout& from, const Placements& to, const TensorSpec& tensor,
+                                    const CostModel& costs, StepDetail detail) {
+  std::optional<Edge> collective = collectiveChange(from, to, tensor, costs, detail);
+  if (collective && !collective->step) return collective;
+  std::optional<Edge> moved = permutation(from, to, tensor, costs);
+  if (!collective || (moved && moved->cost < collective->cost - 1e-9)) return moved;
+  return collective;
 }
 
 namespace {
@@ -192,6 +228,44 @@ struct Traffic {
     return most;
   }
 };
+
+// Where the [source, destination] pairs of a send_recv within one mesh go:
+// the mesh dims along which some pair moves (their coordinates differ there),
+// ascending, and the most other processes one process sends to or receives from.
+struct PairSpan {
+  std::vector<int64_t> dims;
+  int64_t peers = 0;
+};
+
+// nullopt when a destination is not a process of `mesh`: that pair crosses to another mesh.
+std::optional<PairSpan> spanWithin(const ProcessMesh& mesh, const std::vector<std::vector<int64_t>>& pairs) {
+  std::map<int64_t, MeshCoord> coords;
+  for (int64_t position = 0; position < mesh.size(); ++position)
+    coords[processIdAt(mesh, position)] = meshCoord(mesh, position);
+  std::vector<bool> crossed(static_cast<size_t>(mesh.ndim()), false);
+  std::map<int64_t, int64_t> sendsTo, receivesFrom;
+  for (const std::vector<int64_t>& pair : pairs) {
+    auto source = coords.find(pair[0]);
+    auto destination = coords.find(pair[1]);
+    if (source == coords.end() || destination == coords.end()) return std::nullopt;
+    if (pair[0] == pair[1]) continue;
+    ++sendsTo[pair[0]];
+    ++receivesFrom[pair[1]];
+    for (size_t dim = 0; dim < crossed.size(); ++dim)
+      crossed[dim] = crossed[dim] || source->second[dim] != destination->second[dim];
+  }
+  PairSpan span;
+  for (size_t dim = 0; dim < crossed.size(); ++dim)
+    if (crossed[dim]) span.dims.push_back(static_cast<int64_t>(dim));
+  for (const auto* counts : {&sendsTo, &receivesFrom})
+    for (const auto& [id, count] : *counts) span.peers = std::max(span.peers, count);
+  return span;
+}
+
+double sendRecvCost(const ProcessMesh& from, const Step& step, const CostModel& costs) {
+  const std::optional<PairSpan> span = spanWithin(from, step.groups);
+  return span ? costs.pointToPointUs(step.bytesPerRank, span->dims, span->peers) : costs.sendRecvUs(step.bytesPerRank);
+}
 
 Box boxAt(const TensorSpec& tensor, const Layout& layout, int64_t position) {
   return localBox(tensor.shape, layout, meshCoord(layout.mesh, position));
@@ -351,10 +425,27 @@ std::optional<Edge> meshChange(const Layout& from, const Layout& to, const Tenso
     if (std::optional<Edge> local = localMeshChange(from, to, tensor, costs)) return local;
   step.kind = StepKind::SendRecv;
   step.bytesPerRank = traffic.busiest();
-  step.estUs = costs.sendRecvUs(step.bytesPerRank);
+  step.estUs = sendRecvCost(from.mesh, step, costs);
   step.from = from;
   step.to = to;
   return Edge{to, step, step.estUs};
+}
+
+std::optional<Edge> permutation(const Layout& from, const Placements& to, const TensorSpec& tensor,
+                                const CostModel& costs) {
+  if (from.placements == to || from.mesh.size() > kPermutationRanks) return std::nullopt;
+  const Layout target{from.mesh, to};
+  if (hasPartial(from) || hasPartial(target) || !isRepresentable(to, tensor.rank())) return std::nullopt;
+  return meshChange(from, target, tensor, costs);
+}
+
+double stepCostUs(const Step& step, const CostModel& costs) {
+  if (step.kind == StepKind::SendRecv) return sendRecvCost(step.from.mesh, step, costs);
+  const std::vector<int64_t> dims = step.meshDims.empty() ? std::vector<int64_t>{step.meshDim} : step.meshDims;
+  if (step.meshDim < 0) return costs.localUs(step.bytesPerRank);  // a slice between meshes
+  int64_t groupSize = 1;
+  for (int64_t dim : dims) groupSize *= step.from.mesh.shape[static_cast<size_t>(dim)];
+  return costs.collectiveUs(step.kind, groupSize, step.bytesPerRank, dims);
 }
 
 }  // namespace reshardctl

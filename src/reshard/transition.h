@@ -46,20 +46,27 @@ std::optional<Edge> meshDimTransition(const Layout& from, int64_t meshDim, const
                                       const TensorSpec& tensor, const CostModel& costs,
                                       StepDetail detail = StepDetail::Full);
 
-// Reduces the partial mesh dims `meshDims` (two or more, ascending, of one
-// reduce type other than AVG, whose integer division would round twice) at once:
-// one all_reduce over the flattened group of their ranks, as DTensor does on a
-// flattened mesh, priced on the slowest of their links. nullopt when a dim is
-// not such a partial, or a lower partial dim outside them does not commute.
-std::optional<Edge> flattenedAllReduce(const Layout& from, const std::vector<int64_t>& meshDims,
-                                       const TensorSpec& tensor, const CostModel& costs,
-                                       StepDetail detail = StepDetail::Full);
+// Changes the mesh dims `meshDims` (two or more, ascending) to their placements
+// in `to` at once, by one collective over the flattened group of their ranks (a
+// communicator over those ranks, as DTensor's on a flattened mesh), priced on
+// the slowest of their links:
+//   P(r),P(r),.. -> R,R,..        all_reduce
+//   S(a),S(b),.. -> R,R,..        all_gather (every member's block to every member)
+//   P(r),P(r),.. -> S(a),S(b),..  reduce_scatter (each member keeps its block)
+// The partials are of one reduce type other than AVG, whose integer division
+// would round once where the placements say once per mesh dim. nullopt for any
+// other change, when a lower partial dim outside them does not commute, or when
+// the result is not representable.
+std::optional<Edge> flattenedCollective(const Layout& from, const std::vector<int64_t>& meshDims,
+                                        const Placements& to, const TensorSpec& tensor, const CostModel& costs,
+                                        StepDetail detail = StepDetail::Full);
 
-// One step from `from` to the placements `to`: meshDimTransition where they
-// differ on one mesh dim, flattenedAllReduce where several partials become R.
-// An edge without a step when they are equal; nullopt when no one step does it.
-std::optional<Edge> placementChange(const Layout& from, const Placements& to, const TensorSpec& tensor,
-                                    const CostModel& costs, StepDetail detail = StepDetail::Full);
+// One collective (or local step) from `from` to the placements `to`:
+// meshDimTransition where they differ on one mesh dim, flattenedCollective
+// where they differ on several. An edge without a step when they are equal;
+// nullopt when no one collective does it.
+std::optional<Edge> collectiveChange(const Layout& from, const Placements& to, const TensorSpec& tensor,
+                                     const CostModel& costs, StepDetail detail = StepDetail::Full);
 
 // Moves the tensor from one mesh to another (send_recv). With equal mesh shapes
 // and equal placements, each destination takes the piece of a source position
@@ -72,8 +79,35 @@ std::optional<Edge> placementChange(const Layout& from, const Placements& to, co
 // replica (the destination process itself when it holds one, else the least
 // loaded). nullopt for any other pair. A move in which no process sends to
 // another is no send_recv: no step when every process already holds its new
-// piece, else a local `slice` of each destination's own piece.
+// piece, else a local `slice` of each destination's own piece. Pairs that stay
+// among the source mesh's processes are priced on its links
+// (CostModel::pointToPointUs), the others on the link between meshes.
 std::optional<Edge> meshChange(const Layout& from, const Layout& to, const TensorSpec& tensor,
                                const CostModel& costs);
+
+// The processes a permutation lists pairs for: it lists every destination's
+// parts by intersection, O(ranks^2) box intersections, so larger meshes only
+// take collectives.
+inline constexpr int64_t kPermutationRanks = 64;
+
+// Moves pieces point to point within one mesh (send_recv pairs, all in one
+// step): each process receives the parts of its new piece that other processes
+// hold and keeps what it holds itself, so [S(0),S(1)] -> [S(1),S(0)] on 2x2 is
+// ranks 0 and 3 keeping their piece and 1 and 2 swapping theirs. Priced on the
+// slowest link the pairs cross (CostModel::pointToPointUs). Only between
+// layouts without partials, on at most kPermutationRanks processes; nullopt
+// otherwise or when the placements are equal.
+std::optional<Edge> permutation(const Layout& from, const Placements& to, const TensorSpec& tensor,
+                                const CostModel& costs);
+
+// One step from `from` to the placements `to`: collectiveChange, or the
+// permutation where it is cheaper or the only move. An edge without a step
+// when they are equal; nullopt when no one step does it.
+std::optional<Edge> placementChange(const Layout& from, const Placements& to, const TensorSpec& tensor,
+                                    const CostModel& costs, StepDetail detail = StepDetail::Full);
+
+// A built step's cost under `costs` (as the edge that made it prices it), for
+// plans made under another model.
+double stepCostUs(const Step& step, const CostModel& costs);
 
 }  // namespace reshardctl

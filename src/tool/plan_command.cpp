@@ -26,6 +26,7 @@ struct PlanOptions {
   InputSelection inputs;  // several (or -r): a table for each, one after another
   std::string output = "-";
   bool json = false;  // one input only
+  bool explain = false;  // the table with each reshard's alternatives
   bool apply = false;  // run the partition pass first and plan what it inserts
   PartitionOptions pass;  // the partition pass's switches
   CostModel costs;
@@ -39,7 +40,7 @@ bool planText(LoadedProgram& loaded, const PlanOptions& options, DiagnosticEngin
                             diagnostics, &reports))
     return false;
   const PlanSource source{loaded.source->name(), options.apply};
-  *text = options.json ? planJsonText(reports, options.costs, source) : formatPlanTable(reports, options.costs, source);
+  *text = options.json ? planJsonText(reports, options.costs, source) : formatPlanTable(reports, options.costs, source, {options.explain});
   if (!options.json) escapeForTerminal(*text);
   return true;
 }
@@ -76,6 +77,11 @@ SubcommandRunner definePlan(CLI::App& command, ReportingOptions& reporting) {
   PlanOptions& plan = flags->options;
   addInputsOutputProgram(command, plan.inputs, plan.output);
   command.add_flag("--json", plan.json, "Write JSON instead of a table (schema/plan.schema.json)");
+  command.add_flag("--explain", plan.explain,
+                   "Under each reshard, the plans weighed against the chosen one (Paddle's nd_mesh order, "
+                   "DTensor's order, the fewest bytes, the fewest collectives) with their collectives, bus bytes "
+                   "and estimates, and why the chosen one won")
+      ->excludes(command.get_option("--json"));
   command.add_flag("--apply", plan.apply,
                    "Run the partition pass first and plan the reshards it inserts (lines are then those of "
                    "the program apply prints)");
