@@ -4,18 +4,26 @@
 // across ranks (schedule/schedule_check.h) → findings as diagnostics, and
 // the listing, the table or the JSON document on the output.
 //
-// buildSchedule takes per-rank programs, whoever made them: a dist program
-// lowered for every rank reaches the same check through it.
+// `reshardctl schedule [--apply] FILE` on one dist program (op_dist_attr, no
+// communication op yet): lowered for every rank as Paddle lowers it
+// (schedule/lowered_ranks.h), the groups lowering made as the communicators,
+// and the same check through the same seam, buildSchedule; each call is
+// located at the dist program's reshard it was lowered from.
 #include <cctype>
 #include <fstream>
 #include <memory>
+#include <set>
 #include <sstream>
+#include <utility>
 
 #include <fmt/format.h>
 
 #include <nlohmann/json.hpp>
 
+#include "passes/partition_pass.h"
+#include "passes/pass_runner.h"
 #include "report/json_export.h"
+#include "schedule/lowered_ranks.h"
 #include "schedule/schedule.h"
 #include "schedule/schedule_check.h"
 #include "schedule/schedule_output.h"
@@ -38,10 +46,13 @@ struct ScheduleOptions {
   std::string output = "-";
   bool json = false;   // schema/schedule.schema.json
   bool table = false;  // one column per rank
+  bool apply = false;  // the input is one dist program: run the partition pass before lowering it
+  PartitionOptions pass;
 };
 
 // Every rank's program, loaded, with the engine its diagnostics go to.
 struct LoadedRank {
+  InputProgram input;  // what loaded it: a dist program is parsed again for each rank
   LoadedProgram loaded;
   std::unique_ptr<DiagnosticEngine> diagnostics;
   std::string name;
@@ -76,7 +87,8 @@ std::vector<LoadedRank> loadRanks(const ScheduleOptions& options, Reporter& repo
       LoadedRank rank;
       rank.diagnostics = std::make_unique<DiagnosticEngine>(reporter.engine());
       const std::string selector = programs > 1 ? std::to_string(k + 1) : "";
-      rank.loaded = loadProgram(InputProgram::chosen(file, selector), *rank.diagnostics);
+      rank.input = InputProgram::chosen(file, selector);
+      rank.loaded = loadProgram(rank.input, *rank.diagnostics);
       rank.name = programs > 1 ? fmt::format("{}#{}", path, k + 1) : path;
       if (programs > 0) rank.label = file->programs[k].label;
       if (!rank.loaded.program) {
@@ -132,6 +144,58 @@ std::vector<RankInput> rankPrograms(const ScheduleOptions& options, std::vector<
   return programs;
 }
 
+// One dist program as every rank runs it: the ranks' dense programs and the
+// engines their calls' diagnostics go to (rank 0's the input's own; the
+// others', merged into it, say only what it did not).
+struct DistRanks {
+  LoweredRanks lowered;
+  std::vector<std::unique_ptr<DiagnosticEngine>> engines;
+};
+
+std::unique_ptr<Program> partitioned(std::unique_ptr<Program> program, const ScheduleOptions& options,
+                                     DiagnosticEngine& diagnostics) {
+  if (!program || !options.apply) return program;
+  const bool ok = runPass("partition", *program, [&](Program& p) {
+                    return applyPartitionPass(p, diagnostics, options.pass);
+                  }).ok;
+  return ok ? std::move(program) : nullptr;
+}
+
+DistRanks lowerDist(LoadedRank& dist, const ScheduleOptions& options) {
+  DiagnosticEngine& diagnostics = *dist.diagnostics;
+  // A rank's parse repeats the first one's warnings: they go to a scratch engine.
+  const DistProgramLoader load = [&]() {
+    DiagnosticEngine again(dist.loaded.source.get());
+    std::unique_ptr<Program> program = partitioned(loadProgram(dist.input, again).program, options, again);
+    if (!program) diagnostics.error("the dist program did not parse again for the next rank");
+    return program;
+  };
+  DistRanks ranks;
+  ranks.lowered = lowerEveryRank(partitioned(std::move(dist.loaded.program), options, diagnostics), load, diagnostics);
+  for (size_t i = 0; i < ranks.lowered.programs.size(); ++i)
+    ranks.engines.push_back(std::make_unique<DiagnosticEngine>(dist.loaded.source.get()));
+  return ranks;
+}
+
+std::vector<RankInput> distPrograms(const DistRanks& ranks, const LoadedRank& dist) {
+  std::vector<RankInput> programs;
+  for (size_t i = 0; i < ranks.lowered.programs.size(); ++i)
+    programs.push_back({ranks.lowered.ranks[i], ranks.lowered.programs[i].get(), dist.loaded.source.get(), dist.name,
+                        ranks.engines[i].get()});
+  return programs;
+}
+
+// The ranks' call diagnostics into the input's engine, each (place, message) once.
+void mergeDistinct(const DistRanks& ranks, DiagnosticEngine& into) {
+  std::set<std::pair<size_t, std::string>> seen;
+  for (const auto& engine : ranks.engines)
+    for (const Diagnostic& d : engine->diagnostics()) {
+      if (!seen.emplace(d.offset, d.message).second) continue;
+      if (d.severity == Severity::Error) into.error(d.offset, d.length, d.message);
+      else into.warning(d.code, d.offset, d.length, d.message);
+    }
+}
+
 void reportFindings(const Schedule& schedule, const ScheduleCheck& check, std::vector<LoadedRank>& loaded, Reporter& reporter) {
   for (LoadedRank& rank : loaded) reporter.report(*rank.diagnostics);  // control-flow warnings, unreadable attributes
   for (const std::string& warning : uncheckedCommunicators(schedule)) reporter.toolWarning(warning);
@@ -144,14 +208,34 @@ void reportFindings(const Schedule& schedule, const ScheduleCheck& check, std::v
   }
 }
 
+// One input holding one dist program (or --apply): lowered for every rank.
+bool distMode(const ScheduleOptions& options, const std::vector<LoadedRank>& loaded) {
+  if (options.apply && loaded.size() != 1)
+    throw Failure(FailureKind::Usage, fmt::format("--apply lowers one dist program for every rank, but {} read",
+                                                  plural(loaded.size(), "program")));
+  return options.apply || (loaded.size() == 1 && isDistProgram(*loaded[0].loaded.program));
+}
+
 int runSchedule(const ScheduleOptions& options, Reporter& reporter) {
-  const GroupTable groups = readGroups(options.groups);
+  GroupTable groups = readGroups(options.groups);
   int status = kExitOk;
   std::vector<LoadedRank> loaded = loadRanks(options, reporter, status);
   if (status != kExitOk) return status;
   if (loaded.empty()) throw Failure(FailureKind::Usage, "no program to check: name each rank's program");
-  const Schedule schedule = buildSchedule(rankPrograms(options, loaded), groups);
+  const bool dist = distMode(options, loaded);
+  if (dist && !options.ranks.empty()) throw Failure(FailureKind::Usage, "--ranks names per-rank programs; a dist program's ranks are its meshes'");
+  DistRanks lowered;
+  if (dist) {
+    lowered = lowerDist(loaded[0], options);
+    if (!lowered.lowered.ok) {
+      reporter.report(*loaded[0].diagnostics);
+      return kExitBadInput;
+    }
+    groups.merge(lowered.lowered.groups);  // --groups first: a caller's table overrides
+  }
+  const Schedule schedule = buildSchedule(dist ? distPrograms(lowered, loaded[0]) : rankPrograms(options, loaded), groups);
   const ScheduleCheck check = checkSchedule(schedule);
+  if (dist) mergeDistinct(lowered, *loaded[0].diagnostics);
   reportFindings(schedule, check, loaded, reporter);
   for (const LoadedRank& rank : loaded)
     if (rank.diagnostics->errorCount() > 0) status = kExitBadInput;
@@ -181,6 +265,10 @@ SubcommandRunner defineSchedule(CLI::App& command, ReportingOptions& reporting) 
   command.add_flag("--json", options->json, "Write JSON (schema/schedule.schema.json)");
   command.add_flag("--table", options->table, "Write the calls as a table, one column per rank");
   command.get_option("--json")->excludes("--table");
+  command.add_flag("--apply", options->apply,
+                   "The input is one dist program: run the partition pass, then lower it for every rank (a dist "
+                   "program without --apply is lowered as it is)");
+  addPartitionFlags(command, options->pass);
   addReportingFlags(command, reporting);
   command.footer(fmt::format("Exit status: 0 the ranks' calls match and cannot hang, 1 a finding (a mismatch, "
                              "an unmatched send or recv, a deadlock) or bad input, {}.", kUsageExit));
