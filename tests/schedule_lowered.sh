@@ -9,7 +9,7 @@
 set -u
 tool=$1
 shift
-declare -A hangs=([warn-send_and_receive.ir]="has no matching send")
+declare -A hangs=([warn-send_and_receive.ir]="has no matching send" [dist_send_and_receive.ir]="has no matching send")
 lowered=0 clean=0 found=0 failed=0
 while IFS= read -r file; do
   "$tool" lower --apply --all-ranks "$file" -o /dev/null >/dev/null 2>&1 || continue

@@ -26,6 +26,7 @@
 #include "schedule/lowered_ranks.h"
 #include "schedule/schedule.h"
 #include "schedule/schedule_check.h"
+#include "schedule/schedule_html.h"
 #include "schedule/schedule_output.h"
 #include "support/failure.h"
 #include "support/text.h"
@@ -46,6 +47,7 @@ struct ScheduleOptions {
   std::string output = "-";
   bool json = false;   // schema/schedule.schema.json
   bool table = false;  // one column per rank
+  bool html = false;   // the page: the table with the findings highlighted
   bool apply = false;  // the input is one dist program: run the partition pass before lowering it
   PartitionOptions pass;
 };
@@ -241,6 +243,7 @@ int runSchedule(const ScheduleOptions& options, Reporter& reporter) {
     if (rank.diagnostics->errorCount() > 0) status = kExitBadInput;
   const std::string text = options.json    ? dumpJson(scheduleJson(schedule, check))
                            : options.table ? scheduleTable(schedule)
+                           : options.html  ? scheduleHtml(schedule, check)
                                            : scheduleListing(schedule, check);
   DiagnosticEngine output = reporter.engine();
   const int written = writeTextOutput(text, options.output, output);
@@ -264,7 +267,10 @@ SubcommandRunner defineSchedule(CLI::App& command, ReportingOptions& reporting) 
   addOutput(command, options->output);
   command.add_flag("--json", options->json, "Write JSON (schema/schedule.schema.json)");
   command.add_flag("--table", options->table, "Write the calls as a table, one column per rank");
-  command.get_option("--json")->excludes("--table");
+  command.add_flag("--html", options->html,
+                   "Write a self-contained HTML page: the findings, and the table with each finding's calls highlighted");
+  command.get_option("--json")->excludes("--table")->excludes("--html");
+  command.get_option("--table")->excludes("--html");
   command.add_flag("--apply", options->apply,
                    "The input is one dist program: run the partition pass, then lower it for every rank (a dist "
                    "program without --apply is lowered as it is)");
