@@ -211,7 +211,7 @@ class CallCollector {
   void add(const Operation& op, const CommOpRow& row, bool unknown) {
     CommCall call;
     call.kind = row.kind;
-    call.op = op.name();
+    call.op = std::string(op.name());
     call.location = op.location();
     call.inControlFlow = unknown;
     if (op.distAttr() != nullptr && op.distAttr()->mesh.idsKnown) call.meshRanks = op.distAttr()->mesh.processIds;

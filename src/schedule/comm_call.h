@@ -38,7 +38,7 @@ std::optional<CommKind> commKindOf(std::string_view opName);
 
 struct CommCall {
   CommKind kind = CommKind::AllReduce;
-  std::string_view op;  // the op's name as printed
+  std::string op;       // the op's name as printed (a copy: calls outlive a lowered rank's program)
   int64_t ring = 0;     // ring_id: the communicator
   int64_t peerIndex = -1;  // send/recv: `peer` as printed (an index into the group's ranks)
   int64_t peer = -1;       // send/recv: the peer's rank, once resolved; -1 unknown

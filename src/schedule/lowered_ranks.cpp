@@ -43,7 +43,7 @@ bool isDistProgram(const Program& program) {
 }
 
 LoweredRanks lowerEveryRank(std::unique_ptr<Program> first, const DistProgramLoader& load,
-                            DiagnosticEngine& diagnostics) {
+                            const LoweredRankSink& sink, DiagnosticEngine& diagnostics) {
   LoweredRanks lowered;
   if (!first || !checkLowerable(*first, diagnostics)) return lowered;
   lowered.ranks = programRanks(*first);
@@ -51,8 +51,8 @@ LoweredRanks lowerEveryRank(std::unique_ptr<Program> first, const DistProgramLoa
   if (lowered.ranks.empty() || ops > kMaxLoweredOps / lowered.ranks.size()) {
     diagnostics.error(lowered.ranks.empty()
                           ? std::string("the program's meshes name no process ids: there is no rank to lower for")
-                          : fmt::format("lowering {} ops for each of {} ranks is {} ops, more than schedule holds at "
-                                        "once ({}): check the per-rank programs instead",
+                          : fmt::format("lowering {} ops for each of {} ranks is {} ops, more than schedule lowers "
+                                        "({}): check the per-rank programs instead",
                                         ops, lowered.ranks.size(), ops * lowered.ranks.size(), kMaxLoweredOps));
     return lowered;
   }
@@ -61,7 +61,7 @@ LoweredRanks lowerEveryRank(std::unique_ptr<Program> first, const DistProgramLoa
     if (!program) return lowered;
     const LowerSummary summary = lowerProgram(*program, LowerOptions{lowered.ranks[i], LowerStage::Dense}, diagnostics);
     if (!summary.ok || !mergeRings(summary.rings, lowered.ranks[i], lowered.groups, diagnostics)) return lowered;
-    lowered.programs.push_back(std::move(program));
+    sink(lowered.ranks[i], *program);
   }
   lowered.ok = true;
   return lowered;

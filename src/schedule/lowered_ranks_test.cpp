@@ -18,17 +18,22 @@ struct DistSchedule {
   testing::Parsed first;
   std::vector<testing::Parsed> again;
   LoweredRanks lowered;
+  Schedule schedule;  // each rank's calls, collected as it was lowered
 };
 
 void lowerText(DistSchedule& dist, const std::string& file, bool apply = false) {
   dist.first = testing::parse(dist.text, file);
   REQUIRE(dist.first.program);
   if (apply) REQUIRE(applyPartitionPass(*dist.first.program, *dist.first.diagnostics).ok);
-  dist.lowered = lowerEveryRank(std::move(dist.first.program), [&] {
+  const auto load = [&] {
     dist.again.push_back(testing::parse(dist.text, file));
     if (apply) applyPartitionPass(*dist.again.back().program, *dist.again.back().diagnostics);
     return std::move(dist.again.back().program);
-  }, *dist.first.diagnostics);
+  };
+  const auto collect = [&](int64_t rank, const Program& program) {
+    dist.schedule.add(collectRank({rank, &program, dist.first.source.get(), "dist.ir", dist.first.diagnostics.get()}));
+  };
+  dist.lowered = lowerEveryRank(std::move(dist.first.program), load, collect, *dist.first.diagnostics);
 }
 
 void lowerFile(DistSchedule& dist, const std::string& file, bool apply = false) {
@@ -50,11 +55,9 @@ std::string_view lineAt(const SourceFile& source, size_t offset) {
 
 // Every rank's calls, its communicators lowering's groups.
 Schedule scheduleOf(const DistSchedule& dist) {
-  std::vector<RankInput> inputs;
-  for (size_t i = 0; i < dist.lowered.programs.size(); ++i)
-    inputs.push_back({dist.lowered.ranks[i], dist.lowered.programs[i].get(), dist.first.source.get(), "dist.ir",
-                      dist.first.diagnostics.get()});
-  return buildSchedule(inputs, dist.lowered.groups);
+  Schedule schedule = dist.schedule;
+  resolveSchedule(schedule, dist.lowered.groups);
+  return schedule;
 }
 
 }  // namespace

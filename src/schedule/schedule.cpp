@@ -89,15 +89,21 @@ size_t Schedule::callCount() const {
   return count;
 }
 
+void Schedule::add(RankSchedule rank) {
+  indexOfRank.emplace(rank.rank, ranks.size());
+  ranks.push_back(std::move(rank));
+}
+
+RankSchedule collectRank(const RankInput& program) {
+  RankSchedule rank{program.rank, program.source, program.name, {}};
+  DiagnosticEngine fallback(program.source);
+  rank.calls = collectCommCalls(*program.program, program.diagnostics ? *program.diagnostics : fallback);
+  return rank;
+}
+
 Schedule collectSchedule(const std::vector<RankInput>& programs) {
   Schedule schedule;
-  for (const RankInput& program : programs) {
-    RankSchedule rank{program.rank, program.source, program.name, {}};
-    DiagnosticEngine fallback(program.source);
-    rank.calls = collectCommCalls(*program.program, program.diagnostics ? *program.diagnostics : fallback);
-    schedule.indexOfRank.emplace(program.rank, schedule.ranks.size());
-    schedule.ranks.push_back(std::move(rank));
-  }
+  for (const RankInput& program : programs) schedule.add(collectRank(program));
   return schedule;
 }
 

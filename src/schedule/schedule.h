@@ -65,6 +65,7 @@ struct Schedule {
   // The index in `ranks` of a rank id, or -1.
   std::map<int64_t, size_t> indexOfRank;
 
+  void add(RankSchedule rank);  // after the ranks added so far
   size_t callCount() const;
 };
 
@@ -75,6 +76,8 @@ Schedule buildSchedule(const std::vector<RankInput>& programs, const GroupTable&
 // then the communicators and peers those calls name (a test changes the
 // calls in between).
 Schedule collectSchedule(const std::vector<RankInput>& programs);
+// One rank's calls: what collectSchedule does for each program.
+RankSchedule collectRank(const RankInput& program);
 void resolveSchedule(Schedule& schedule, const GroupTable& groups);
 
 // "ring 3 [0,1]"

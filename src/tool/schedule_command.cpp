@@ -146,11 +146,12 @@ std::vector<RankInput> rankPrograms(const ScheduleOptions& options, std::vector<
   return programs;
 }
 
-// One dist program as every rank runs it: the ranks' dense programs and the
-// engines their calls' diagnostics go to (rank 0's the input's own; the
-// others', merged into it, say only what it did not).
+// One dist program as every rank runs it: each rank's calls, collected as
+// its program is lowered, and the engines their diagnostics go to (merged
+// into the input's own, each once).
 struct DistRanks {
   LoweredRanks lowered;
+  Schedule schedule;
   std::vector<std::unique_ptr<DiagnosticEngine>> engines;
 };
 
@@ -165,26 +166,22 @@ std::unique_ptr<Program> partitioned(std::unique_ptr<Program> program, const Sch
 
 DistRanks lowerDist(LoadedRank& dist, const ScheduleOptions& options) {
   DiagnosticEngine& diagnostics = *dist.diagnostics;
+  const SourceFile* source = dist.loaded.source.get();
   // A rank's parse repeats the first one's warnings: they go to a scratch engine.
   const DistProgramLoader load = [&]() {
-    DiagnosticEngine again(dist.loaded.source.get());
+    DiagnosticEngine again(source);
     std::unique_ptr<Program> program = partitioned(loadProgram(dist.input, again).program, options, again);
     if (!program) diagnostics.error("the dist program did not parse again for the next rank");
     return program;
   };
   DistRanks ranks;
-  ranks.lowered = lowerEveryRank(partitioned(std::move(dist.loaded.program), options, diagnostics), load, diagnostics);
-  for (size_t i = 0; i < ranks.lowered.programs.size(); ++i)
-    ranks.engines.push_back(std::make_unique<DiagnosticEngine>(dist.loaded.source.get()));
+  const LoweredRankSink collect = [&](int64_t rank, const Program& program) {
+    ranks.engines.push_back(std::make_unique<DiagnosticEngine>(source));
+    ranks.schedule.add(collectRank({rank, &program, source, dist.name, ranks.engines.back().get()}));
+  };
+  ranks.lowered =
+      lowerEveryRank(partitioned(std::move(dist.loaded.program), options, diagnostics), load, collect, diagnostics);
   return ranks;
-}
-
-std::vector<RankInput> distPrograms(const DistRanks& ranks, const LoadedRank& dist) {
-  std::vector<RankInput> programs;
-  for (size_t i = 0; i < ranks.lowered.programs.size(); ++i)
-    programs.push_back({ranks.lowered.ranks[i], ranks.lowered.programs[i].get(), dist.loaded.source.get(), dist.name,
-                        ranks.engines[i].get()});
-  return programs;
 }
 
 // The ranks' call diagnostics into the input's engine, each (place, message) once.
@@ -235,7 +232,8 @@ int runSchedule(const ScheduleOptions& options, Reporter& reporter) {
     }
     groups.merge(lowered.lowered.groups);  // --groups first: a caller's table overrides
   }
-  const Schedule schedule = buildSchedule(dist ? distPrograms(lowered, loaded[0]) : rankPrograms(options, loaded), groups);
+  Schedule schedule = dist ? std::move(lowered.schedule) : collectSchedule(rankPrograms(options, loaded));
+  resolveSchedule(schedule, groups);
   const ScheduleCheck check = checkSchedule(schedule);
   if (dist) mergeDistinct(lowered, *loaded[0].diagnostics);
   reportFindings(schedule, check, loaded, reporter);

@@ -89,7 +89,8 @@ Options parse(int argc, char** argv) {
 struct Lowered {
   std::unique_ptr<SourceFile> source;
   LoweredRanks ranks;
-  std::vector<std::unique_ptr<DiagnosticEngine>> engines;
+  Schedule calls;  // each rank's calls, unresolved
+  DiagnosticEngine engine;  // the calls' diagnostics
   // What makes a finding on the unmutated program a true one, not a false
   // one: lowering warned (Paddle's same_status stops at a rank's first
   // pair), verify's lint warns (uneven shards give all_to_all unequal
@@ -129,20 +130,14 @@ std::unique_ptr<Lowered> lowerText(std::string name, std::string text, uint64_t 
   if (!first || !isDistProgram(*first)) return nullptr;
   DiagnosticEngine diagnostics(lowered->source.get());
   lowered->flagged = lintProgram(*first, diagnostics) > 0 || readsAcrossMeshes(*first);
-  lowered->ranks = lowerEveryRank(std::move(first), [&] { return parsePartitioned(*lowered->source); }, diagnostics);
+  const auto collect = [&](int64_t rank, const Program& program) {
+    lowered->calls.add(collectRank({rank, &program, lowered->source.get(), "generated.ir", &lowered->engine}));
+  };
+  lowered->ranks = lowerEveryRank(std::move(first), [&] { return parsePartitioned(*lowered->source); }, collect,
+                                  diagnostics);
   if (!lowered->ranks.ok) return nullptr;
   for (const Diagnostic& d : diagnostics.diagnostics()) lowered->flagged = lowered->flagged || d.code == "lowering";
-  for (size_t i = 0; i < lowered->ranks.programs.size(); ++i)
-    lowered->engines.push_back(std::make_unique<DiagnosticEngine>(lowered->source.get()));
   return lowered;
-}
-
-Schedule collected(const Lowered& lowered) {
-  std::vector<RankInput> inputs;
-  for (size_t i = 0; i < lowered.ranks.programs.size(); ++i)
-    inputs.push_back({lowered.ranks.ranks[i], lowered.ranks.programs[i].get(), lowered.source.get(), "generated.ir",
-                      lowered.engines[i].get()});
-  return collectSchedule(inputs);
 }
 
 // What the check sees of one call: two calls that agree on all of it cannot
@@ -252,7 +247,7 @@ int main(int argc, char** argv) {
     }
     if (!program) continue;
     ++lowered;
-    const Schedule base = collected(*program);
+    const Schedule& base = program->calls;
     if (base.callCount() == 0) continue;
     ++withCalls;
     calls += base.callCount();
