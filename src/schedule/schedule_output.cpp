@@ -158,7 +158,7 @@ Json scheduleJson(const Schedule& schedule, const ScheduleCheck& check) {
   document["communicators"] = Json::array();
   for (const auto& [ring, comm] : schedule.communicators)
     document["communicators"].push_back(
-        {{"ring", ring}, {"ranks", comm.ranks}, {"from", membersFromName(comm.from)}, {"absent", comm.absent}});
+        {{"ring", ring}, {"ranks", comm.order}, {"from", membersFromName(comm.from)}, {"absent", comm.absent}});
   document["findings"] = Json::array();
   for (const Finding& finding : check.findings) document["findings"].push_back(findingJson(schedule, finding));
   document["wavefront"] = Json::array();
