@@ -59,7 +59,15 @@ LoweredRanks lowerEveryRank(std::unique_ptr<Program> first, const DistProgramLoa
   for (size_t i = 0; i < lowered.ranks.size(); ++i) {
     std::unique_ptr<Program> program = i == 0 ? std::move(first) : load();
     if (!program) return lowered;
-    const LowerSummary summary = lowerProgram(*program, LowerOptions{lowered.ranks[i], LowerStage::Dense}, diagnostics);
+    LowerSummary summary;
+    try {
+      summary = lowerProgram(*program, LowerOptions{lowered.ranks[i], LowerStage::Dense}, diagnostics);
+    } catch (const InputError& error) {
+      // Text the lowering built failed to read back (a layout it cannot
+      // express): the program is refused, not the run.
+      diagnostics.error(fmt::format("cannot lower the program for rank {}: {}", lowered.ranks[i], error.message));
+      return lowered;
+    }
     if (!summary.ok || !mergeRings(summary.rings, lowered.ranks[i], lowered.groups, diagnostics)) return lowered;
     sink(lowered.ranks[i], *program);
   }
