@@ -255,7 +255,7 @@ SubcommandRunner defineSchedule(CLI::App& command, ReportingOptions& reporting) 
   auto options = std::make_shared<ScheduleOptions>();
   addInputFlags(command, options->inputs,
                 "Each rank's program: dumps or logs, input i being rank i ('-' = standard input); a log's "
-                "programs are one rank each");
+                "programs are one rank each. Or one dist program, lowered for every rank");
   command.add_option("--ranks", options->ranks, "The rank of each program read, in order (default: a log label's "
                                                 "'rank N', else the program's position)")
       ->delimiter(',');
@@ -282,8 +282,9 @@ SubcommandRunner defineSchedule(CLI::App& command, ReportingOptions& reporting) 
 }  // namespace
 
 const SubcommandSpec kScheduleSubcommand{"schedule",
-                                         "Check per-rank programs before a run: every communicator's ranks issue "
-                                         "the same collectives, every send has its recv, no wait cycle can hang",
+                                         "Check per-rank programs (or a dist program lowered for every rank) before "
+                                         "a run: every communicator's ranks issue the same collectives, every send "
+                                         "has its recv, no wait cycle can hang",
                                          defineSchedule};
 
 }  // namespace reshardctl
