@@ -148,7 +148,15 @@ commands=(
   "run--apply 0 run --apply IN -o OUT"
   "validate 0 validate AFTER -o OUT"
   "lower--all-ranks--apply 0 lower --all-ranks --apply IN -o OUT"
+  "schedule--apply-8-ranks 0 schedule --apply IN8 -o OUT"
 )
+
+# IN8: the program with every process id taken mod 8, so that its stages
+# share 8 ranks (a 100k-op program on 8 ranks for schedule, which lowers the
+# program for each of its ranks). Made once, when a command needs it.
+eight_ranks() {  # eight_ranks IN OUT
+  perl -pe 's/process_ids:\[([0-9,]*)\]/"process_ids:[".join(",", map { $_ % 8 } split(m{,}, $1))."]"/ge' "$1" > "$2"
+}
 
 # Runs `bash -c LINE` under GNU time (peak RSS: a fork of python would count
 # python's own pages), writing "wall user sys maxrss_kB" with microsecond
@@ -178,10 +186,12 @@ measure() {  # measure OPS NAME EXPECTED PROGRAM ARGS... ; appends a row to $res
   case $1 in cat|/*) line=$(printf '%q' "$1") ;; *) line="$(printf '%q' "$tool") $1" ;; esac
   shift
   for arg in "$@"; do
-    case $arg in IN|"<IN"|"|IN") held=$((held + $(stat -c %s "$in"))) ;; AFTER) held=$((held + $(stat -c %s "$after"))) ;; esac
+    if [ "$arg" = IN8 ] && [ ! -f "$in8" ]; then eight_ranks "$in" "$in8"; fi
+    case $arg in IN|"<IN"|"|IN") held=$((held + $(stat -c %s "$in"))) ;; AFTER) held=$((held + $(stat -c %s "$after"))) ;; IN8) held=$((held + $(stat -c %s "$in8"))) ;; esac
     case $arg in
       IN) line+=" $(printf '%q' "$in")" ;;
       AFTER) line+=" $(printf '%q' "$after")" ;;
+      IN8) line+=" $(printf '%q' "$in8")" ;;
       OUT) line+=" $(printf '%q' "$out")" ;;
       "<IN") line+=" < $(printf '%q' "$in")" ;;
       "|IN") line="cat $(printf '%q' "$in") | $line" ;;
@@ -203,7 +213,7 @@ echo "load before: $(cut -d' ' -f1-3 /proc/loadavg) on $(nproc) cores; outputs t
 read -r -a kinds <<< "${BENCH_KINDS:-varied repeated}"
 for ops in "${sizes[@]}"; do
 for kind in "${kinds[@]}"; do
-  in=$work/bench_$kind.$ops.ir after=$work/bench_$kind.$ops.after.ir
+  in=$work/bench_$kind.$ops.ir after=$work/bench_$kind.$ops.after.ir in8=$work/bench_$kind.$ops.8ranks.ir
   case $kind in
     varied) [ -f "$in" ] || generate_varied "$ops" "$in" ;;
     repeated) [ -f "$in" ] || generate "$ops" "$in" ;;

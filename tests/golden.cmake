@@ -68,6 +68,9 @@ golden_kind(lower.{}              lower       tests/golden/lower/*.ir       test
 golden_kind(lower.sample.{}       lower       samples/*.ir                  tests/golden/lower/sample_{}.expected)
 # schedule: NAME.case ("FILES... FLAGS"), each rank's program beside it.
 golden_kind(schedule.{}           schedule    tests/golden/schedule/*.case  tests/golden/schedule/{}.expected)
+# schedule --apply: every sample and golden dist program lowered for every rank is clean (or its known hang found).
+add_test(NAME schedule.lowered-dist-programs
+         COMMAND ${CMAKE_SOURCE_DIR}/tests/schedule_lowered.sh $<TARGET_FILE:reshardctl> ${CMAKE_SOURCE_DIR}/samples ${GOLDEN_DIR})
 
 # `run`: every sample and golden input proves every reshard; injected faults fail exactly their reshard;
 # the nccl backend on a machine without a GPU exits 2 with a clear message.

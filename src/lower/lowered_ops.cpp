@@ -43,6 +43,7 @@ std::string boolArrayText(bool value) { return value ? "[true]" : "[false]"; }
 LoweredOps::LoweredOps(Rewriter& rewriter, const Operation& reshard) : rewriter_(rewriter) {
   opRole_ = findAttribute(reshard.attributes(), "op_role").value_or(std::string_view());
   if (reshard.distAttr()) chunkId_ = reshard.distAttr()->chunkId;
+  location_ = static_cast<uint32_t>(sourceLocation(reshard));
   rewriter_.setInsertionPoint(const_cast<Operation*>(&reshard));
 }
 
@@ -91,6 +92,7 @@ Operation* LoweredOps::create(NewOp op) {
   spec.distAttr = kept;
   spec.operands = std::move(op.operands);
   spec.resultTypes = std::move(op.resultTypes);
+  spec.location = location_;
   Operation* created = rewriter_.create(spec);
   for (size_t i = 0; i < op.resultDists.size() && i < created->numResults(); ++i)
     rewriter_.setDist(created->result(i), prog.keepTensorDistAttr(std::move(op.resultDists[i])));

@@ -39,7 +39,9 @@ struct NewOp {
 
 class LoweredOps {
  public:
-  // Ops go before `reshard`, whose op_role and chunk_id they copy.
+  // Ops go before `reshard`, whose op_role and chunk_id they copy, and whose
+  // place in the input they take (sourceLocation): a check of the lowered
+  // program (schedule) points at the reshard a call came from.
   LoweredOps(Rewriter& rewriter, const Operation& reshard);
 
   Operation* create(NewOp op);
@@ -71,6 +73,7 @@ class LoweredOps {
   Rewriter& rewriter_;
   std::string_view opRole_;
   std::optional<int64_t> chunkId_;
+  uint32_t location_ = 0;
 };
 
 // Where to report an op: its line, or for one a pass made (which has none)

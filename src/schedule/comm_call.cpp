@@ -9,6 +9,7 @@
 #include "interp/tensor.h"
 #include "ir/dtype.h"
 #include "report/diagnostic_formats.h"
+#include "schedule/loop_trip_count.h"
 #include "support/op_names.h"
 
 namespace reshardctl {
@@ -115,6 +116,13 @@ void readAttributes(const Operation& op, const CommOpRow& row, CommCall& call) {
       throw KernelError(fmt::format("reduce_type {} is not one of Paddle's ReduceType values (0 to 6)", reduce));
     call.reduce = static_cast<ReduceType>(reduce);
   }
+  // The root's attribute is `root` for the broadcasts and `root_id` for the
+  // reductions, both defaulting to 0: paddle/phi/ops/yaml/ops.yaml defines
+  // `c_broadcast(x, int ring_id=0, int root=0, ...)` and
+  // `c_reduce_sum(x, int ring_id, int root_id, ...)`, and the generated
+  // paddle/phi/api/include/api.h declares `broadcast(x, int ring_id = 0,
+  // int root = 0)` and `reduce(x, int ring_id = 0, int root_id = 0, int
+  // reduce_type = 0)`.
   if (row.kind == CommKind::Broadcast) call.root = attributes.integer("root", 0);
   if (row.kind == CommKind::Reduce) call.root = attributes.integer("root_id", 0);
   readTensor(op, attributes, call);
@@ -167,11 +175,13 @@ class CallCollector {
 
   // The calls of `block` in print order; `unknown`: inside control flow whose
   // path is not statically known. A pd_op.if with a constant condition
-  // contributes only its taken branch; a pd_op.while's body is unknown (how
+  // contributes only its taken branch; a pd_op.while of a static trip count
+  // contributes its body once per trip; any other pd_op.while's body is unknown (how
   // often it runs is data).
   void collect(const Block& block, bool unknown) {
     for (const Operation* op : block) {
       if (const CommOpRow* row = commOpRow(op->name())) add(*op, *row, unknown);
+      if (op->name() == kWhileOp && !unknown && expand(*op)) continue;
       const std::optional<size_t> taken = op->name() == kIfOp ? staticBranch(*op) : std::nullopt;
       const bool branches = op->name() == kIfOp || op->name() == kWhileOp;
       for (size_t r = 0; r < op->regions().size(); ++r)
@@ -182,10 +192,26 @@ class CallCollector {
   std::vector<CommCall> calls;
 
  private:
+  // A while whose trip count every rank knows (loop_trip_count.h): its
+  // body's calls once per trip, while the program's budget of op visits in
+  // expansions lasts; false leaves it to be listed unchecked.
+  bool expand(const Operation& loop) {
+    const std::optional<int64_t> trips = staticTripCount(loop);
+    if (!trips) return false;
+    size_t bodyOps = 0;
+    walkOps(*loop.regions()[0], [&](const Operation*) { ++bodyOps; });
+    const size_t visits = bodyOps * static_cast<size_t>(*trips);
+    if (visits > expansionBudget_) return false;
+    expansionBudget_ -= visits;
+    for (int64_t trip = 0; trip < *trips; ++trip) collect(*loop.regions()[0], false);
+    return true;
+  }
+
+  size_t expansionBudget_ = kMaxExpandedOpVisits;
   void add(const Operation& op, const CommOpRow& row, bool unknown) {
     CommCall call;
     call.kind = row.kind;
-    call.op = op.name();
+    call.op = std::string(op.name());
     call.location = op.location();
     call.inControlFlow = unknown;
     if (op.distAttr() != nullptr && op.distAttr()->mesh.idsKnown) call.meshRanks = op.distAttr()->mesh.processIds;

@@ -15,6 +15,7 @@
 // resolved to a rank once the communicator is known (communicators.h).
 #pragma once
 
+#include <cstddef>
 #include <cstdint>
 #include <optional>
 #include <string>
@@ -37,7 +38,7 @@ std::optional<CommKind> commKindOf(std::string_view opName);
 
 struct CommCall {
   CommKind kind = CommKind::AllReduce;
-  std::string_view op;  // the op's name as printed
+  std::string op;       // the op's name as printed (a copy: calls outlive a lowered rank's program)
   int64_t ring = 0;     // ring_id: the communicator
   int64_t peerIndex = -1;  // send/recv: `peer` as printed (an index into the group's ranks)
   int64_t peer = -1;       // send/recv: the peer's rank, once resolved; -1 unknown
@@ -58,11 +59,16 @@ bool sameCollective(const CommCall& a, const CommCall& b);
 
 // The communication calls of `program` in print order. A pd_op.if whose
 // condition is a constant (a pd_op.full, the same on every rank) is
-// expanded: only its taken branch's calls count. A call inside any other
-// pd_op.if, or a pd_op.while, is kept with inControlFlow set and a warning
+// expanded: only its taken branch's calls count. A pd_op.while counted by
+// constants (loop_trip_count.h: at most kMaxStaticTrips trips) is expanded:
+// its body's calls once per trip, up to kMaxExpandedOpVisits op visits in
+// all the program's expansions. A call inside any other pd_op.if or
+// pd_op.while is kept with inControlFlow set and a warning
 // (`control-flow-comm`) in `diagnostics`: whether and how often it runs may
 // differ across ranks. An attribute that is present but unreadable is an
-// error there, and the call is left out. Linear in the program's ops.
+// error there, and the call is left out. Linear in the program's ops plus
+// the expansions' op visits.
+inline constexpr size_t kMaxExpandedOpVisits = size_t{1} << 22;
 std::vector<CommCall> collectCommCalls(const Program& program, DiagnosticEngine& diagnostics);
 
 }  // namespace reshardctl

@@ -16,6 +16,15 @@ std::vector<int64_t> sortedUnique(std::vector<int64_t> ranks) {
   return ranks;
 }
 
+// A group's ranks in its order, each once (a repeat names no new rank).
+std::vector<int64_t> firstOccurrences(const std::vector<int64_t>& ranks) {
+  std::vector<int64_t> order;
+  std::set<int64_t> seen;
+  for (int64_t rank : ranks)
+    if (seen.insert(rank).second) order.push_back(rank);
+  return order;
+}
+
 // The ranks of every ring: --groups, else its collectives' meshes (the first
 // that names ids), else the ranks that use it.
 std::map<int64_t, Communicator> resolveCommunicators(const std::vector<RankSchedule>& ranks,
@@ -34,11 +43,13 @@ std::map<int64_t, Communicator> resolveCommunicators(const std::vector<RankSched
     }
   for (auto& [ring, c] : communicators) {
     if (auto group = groups.find(ring); group != groups.end()) {
-      c.ranks = sortedUnique(group->second);
+      c.order = firstOccurrences(group->second);
+      c.ranks = sortedUnique(c.order);
       c.from = MembersFrom::Groups;
-    } else if (c.from == MembersFrom::Usage) {
-      c.ranks.assign(users[ring].begin(), users[ring].end());
+      continue;
     }
+    if (c.from == MembersFrom::Usage) c.ranks.assign(users[ring].begin(), users[ring].end());
+    c.order = c.ranks;
   }
   return communicators;
 }
@@ -53,7 +64,7 @@ void resolvePeers(Schedule& schedule) {
   for (RankSchedule& rank : schedule.ranks)
     for (CommCall& call : rank.calls) {
       if (!isPointToPoint(call.kind)) continue;
-      const std::vector<int64_t>& members = schedule.communicators.at(call.ring).ranks;
+      const std::vector<int64_t>& members = schedule.communicators.at(call.ring).order;
       // An index past the ranks, or naming the rank itself, stays unresolved (-1): a finding.
       if (call.peerIndex >= 0 && static_cast<size_t>(call.peerIndex) < members.size() &&
           members[static_cast<size_t>(call.peerIndex)] != rank.rank)
@@ -78,23 +89,38 @@ size_t Schedule::callCount() const {
   return count;
 }
 
-Schedule buildSchedule(const std::vector<RankInput>& programs, const GroupTable& groups) {
+void Schedule::add(RankSchedule rank) {
+  indexOfRank.emplace(rank.rank, ranks.size());
+  ranks.push_back(std::move(rank));
+}
+
+RankSchedule collectRank(const RankInput& program) {
+  RankSchedule rank{program.rank, program.source, program.name, {}};
+  DiagnosticEngine fallback(program.source);
+  rank.calls = collectCommCalls(*program.program, program.diagnostics ? *program.diagnostics : fallback);
+  return rank;
+}
+
+Schedule collectSchedule(const std::vector<RankInput>& programs) {
   Schedule schedule;
-  for (const RankInput& program : programs) {
-    RankSchedule rank{program.rank, program.source, program.name, {}};
-    DiagnosticEngine fallback(program.source);
-    rank.calls = collectCommCalls(*program.program, program.diagnostics ? *program.diagnostics : fallback);
-    schedule.indexOfRank.emplace(program.rank, schedule.ranks.size());
-    schedule.ranks.push_back(std::move(rank));
-  }
+  for (const RankInput& program : programs) schedule.add(collectRank(program));
+  return schedule;
+}
+
+void resolveSchedule(Schedule& schedule, const GroupTable& groups) {
   schedule.communicators = resolveCommunicators(schedule.ranks, groups);
   markAbsentRanks(schedule);
   resolvePeers(schedule);
+}
+
+Schedule buildSchedule(const std::vector<RankInput>& programs, const GroupTable& groups) {
+  Schedule schedule = collectSchedule(programs);
+  resolveSchedule(schedule, groups);
   return schedule;
 }
 
 std::string communicatorName(const Communicator& communicator) {
-  return fmt::format("ring {} [{}]", communicator.ring, fmt::join(communicator.ranks, ","));
+  return fmt::format("ring {} [{}]", communicator.ring, fmt::join(communicator.order, ","));
 }
 
 }  // namespace reshardctl

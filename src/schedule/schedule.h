@@ -8,8 +8,12 @@
 //   2. the op_dist_attr mesh of its collectives (Paddle runs a collective on
 //      the process group of the op's mesh: `new_process_group(sorted ids)`),
 //   3. the ranks whose programs use the ring id.
-// A peer is an index into the sorted ranks (send_v2's `peer` is
-// `group.ranks.index(dst)`), so it is resolved only once the ranks are known.
+// A peer is an index into the group's ranks in the group's order (send_v2's
+// `peer` is `group.ranks.index(dst)`, and a rank's place there is its NCCL
+// rank: ProcessGroup.local_rank, auto_parallel/static/process_group.py,
+// which keeps the ranks as new_process_group was given them), so it is
+// resolved only once the ranks are known. --groups and lowering's table give
+// that order; a mesh's group is its sorted ids.
 #pragma once
 
 #include <cstddef>
@@ -47,11 +51,12 @@ std::string_view membersFromName(MembersFrom from);  // "groups", "op_dist_attr"
 struct Communicator {
   int64_t ring = 0;
   std::vector<int64_t> ranks;  // sorted
+  std::vector<int64_t> order;  // the same ranks in the group's order: what a peer index counts in
   MembersFrom from = MembersFrom::Usage;
   std::vector<int64_t> absent;  // its ranks with no program given: its calls cannot be checked
 };
 
-// ring id -> ranks, as --groups gives them.
+// ring id -> ranks in the group's order, as --groups or lowering gives them.
 using GroupTable = std::map<int64_t, std::vector<int64_t>>;
 
 struct Schedule {
@@ -60,12 +65,20 @@ struct Schedule {
   // The index in `ranks` of a rank id, or -1.
   std::map<int64_t, size_t> indexOfRank;
 
+  void add(RankSchedule rank);  // after the ranks added so far
   size_t callCount() const;
 };
 
 // Collects each rank's calls, resolves communicators and peers. Linear in
 // the ops, plus O(log rings) per call.
 Schedule buildSchedule(const std::vector<RankInput>& programs, const GroupTable& groups);
+// buildSchedule's two halves: each rank's calls as its program issues them,
+// then the communicators and peers those calls name (a test changes the
+// calls in between).
+Schedule collectSchedule(const std::vector<RankInput>& programs);
+// One rank's calls: what collectSchedule does for each program.
+RankSchedule collectRank(const RankInput& program);
+void resolveSchedule(Schedule& schedule, const GroupTable& groups);
 
 // "ring 3 [0,1]"
 std::string communicatorName(const Communicator& communicator);

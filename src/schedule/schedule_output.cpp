@@ -11,16 +11,11 @@
 
 namespace reshardctl {
 
-namespace {
-
-using Json = nlohmann::ordered_json;
-
 std::string placeText(const RankSchedule& rank, const CommCall& call) {
   const SourceFile::LineCol where = rank.source->lineCol(call.location);
   return fmt::format("{}:{}:{}", rank.source->name(), where.line, where.column);
 }
 
-// The call as the listing and the table show it: "send 16 x f32 to rank 1".
 std::string callText(const CommCall& call) {
   std::string text = callSignature(call);
   const std::string peer = call.peer < 0 ? fmt::format("peer index {}", call.peerIndex) : fmt::format("rank {}", call.peer);
@@ -28,6 +23,10 @@ std::string callText(const CommCall& call) {
   if (call.kind == CommKind::Recv) text += " from " + peer;
   return text;
 }
+
+namespace {
+
+using Json = nlohmann::ordered_json;
 
 Diagnostic noteFor(const Schedule& schedule, size_t errorRank, const FindingOp& op) {
   const RankSchedule& rank = schedule.ranks[op.rank];
@@ -159,7 +158,7 @@ Json scheduleJson(const Schedule& schedule, const ScheduleCheck& check) {
   document["communicators"] = Json::array();
   for (const auto& [ring, comm] : schedule.communicators)
     document["communicators"].push_back(
-        {{"ring", ring}, {"ranks", comm.ranks}, {"from", membersFromName(comm.from)}, {"absent", comm.absent}});
+        {{"ring", ring}, {"ranks", comm.order}, {"from", membersFromName(comm.from)}, {"absent", comm.absent}});
   document["findings"] = Json::array();
   for (const Finding& finding : check.findings) document["findings"].push_back(findingJson(schedule, finding));
   document["wavefront"] = Json::array();

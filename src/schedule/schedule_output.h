@@ -16,6 +16,11 @@
 
 namespace reshardctl {
 
+// Where a call is: "r0.ir:12:5".
+std::string placeText(const RankSchedule& rank, const CommCall& call);
+// The call as the listing and the table show it: "send 16 x f32 to rank 1".
+std::string callText(const CommCall& call);
+
 // A finding as the diagnostic of the rank whose source it points into. Its
 // notes locate the other ranks' ops: in the same source as notes with a
 // place, in another file as notes whose text starts with that op's

@@ -4,20 +4,29 @@
 // across ranks (schedule/schedule_check.h) → findings as diagnostics, and
 // the listing, the table or the JSON document on the output.
 //
-// buildSchedule takes per-rank programs, whoever made them: a dist program
-// lowered for every rank reaches the same check through it.
+// `reshardctl schedule [--apply] FILE` on one dist program (op_dist_attr, no
+// communication op yet): lowered for every rank as Paddle lowers it
+// (schedule/lowered_ranks.h), the groups lowering made as the communicators,
+// and the same check through the same seam, buildSchedule; each call is
+// located at the dist program's reshard it was lowered from.
 #include <cctype>
 #include <fstream>
 #include <memory>
+#include <set>
 #include <sstream>
+#include <utility>
 
 #include <fmt/format.h>
 
 #include <nlohmann/json.hpp>
 
+#include "passes/partition_pass.h"
+#include "passes/pass_runner.h"
 #include "report/json_export.h"
+#include "schedule/lowered_ranks.h"
 #include "schedule/schedule.h"
 #include "schedule/schedule_check.h"
+#include "schedule/schedule_html.h"
 #include "schedule/schedule_output.h"
 #include "support/failure.h"
 #include "support/text.h"
@@ -38,10 +47,14 @@ struct ScheduleOptions {
   std::string output = "-";
   bool json = false;   // schema/schedule.schema.json
   bool table = false;  // one column per rank
+  bool html = false;   // the page: the table with the findings highlighted
+  bool apply = false;  // the input is one dist program: run the partition pass before lowering it
+  PartitionOptions pass;
 };
 
 // Every rank's program, loaded, with the engine its diagnostics go to.
 struct LoadedRank {
+  InputProgram input;  // what loaded it: a dist program is parsed again for each rank
   LoadedProgram loaded;
   std::unique_ptr<DiagnosticEngine> diagnostics;
   std::string name;
@@ -76,7 +89,8 @@ std::vector<LoadedRank> loadRanks(const ScheduleOptions& options, Reporter& repo
       LoadedRank rank;
       rank.diagnostics = std::make_unique<DiagnosticEngine>(reporter.engine());
       const std::string selector = programs > 1 ? std::to_string(k + 1) : "";
-      rank.loaded = loadProgram(InputProgram::chosen(file, selector), *rank.diagnostics);
+      rank.input = InputProgram::chosen(file, selector);
+      rank.loaded = loadProgram(rank.input, *rank.diagnostics);
       rank.name = programs > 1 ? fmt::format("{}#{}", path, k + 1) : path;
       if (programs > 0) rank.label = file->programs[k].label;
       if (!rank.loaded.program) {
@@ -132,6 +146,55 @@ std::vector<RankInput> rankPrograms(const ScheduleOptions& options, std::vector<
   return programs;
 }
 
+// One dist program as every rank runs it: each rank's calls, collected as
+// its program is lowered, and the engines their diagnostics go to (merged
+// into the input's own, each once).
+struct DistRanks {
+  LoweredRanks lowered;
+  Schedule schedule;
+  std::vector<std::unique_ptr<DiagnosticEngine>> engines;
+};
+
+std::unique_ptr<Program> partitioned(std::unique_ptr<Program> program, const ScheduleOptions& options,
+                                     DiagnosticEngine& diagnostics) {
+  if (!program || !options.apply) return program;
+  const bool ok = runPass("partition", *program, [&](Program& p) {
+                    return applyPartitionPass(p, diagnostics, options.pass);
+                  }).ok;
+  return ok ? std::move(program) : nullptr;
+}
+
+DistRanks lowerDist(LoadedRank& dist, const ScheduleOptions& options) {
+  DiagnosticEngine& diagnostics = *dist.diagnostics;
+  const SourceFile* source = dist.loaded.source.get();
+  // A rank's parse repeats the first one's warnings: they go to a scratch engine.
+  const DistProgramLoader load = [&]() {
+    DiagnosticEngine again(source);
+    std::unique_ptr<Program> program = partitioned(loadProgram(dist.input, again).program, options, again);
+    if (!program) diagnostics.error("the dist program did not parse again for the next rank");
+    return program;
+  };
+  DistRanks ranks;
+  const LoweredRankSink collect = [&](int64_t rank, const Program& program) {
+    ranks.engines.push_back(std::make_unique<DiagnosticEngine>(source));
+    ranks.schedule.add(collectRank({rank, &program, source, dist.name, ranks.engines.back().get()}));
+  };
+  ranks.lowered =
+      lowerEveryRank(partitioned(std::move(dist.loaded.program), options, diagnostics), load, collect, diagnostics);
+  return ranks;
+}
+
+// The ranks' call diagnostics into the input's engine, each (place, message) once.
+void mergeDistinct(const DistRanks& ranks, DiagnosticEngine& into) {
+  std::set<std::pair<size_t, std::string>> seen;
+  for (const auto& engine : ranks.engines)
+    for (const Diagnostic& d : engine->diagnostics()) {
+      if (!seen.emplace(d.offset, d.message).second) continue;
+      if (d.severity == Severity::Error) into.error(d.offset, d.length, d.message);
+      else into.warning(d.code, d.offset, d.length, d.message);
+    }
+}
+
 void reportFindings(const Schedule& schedule, const ScheduleCheck& check, std::vector<LoadedRank>& loaded, Reporter& reporter) {
   for (LoadedRank& rank : loaded) reporter.report(*rank.diagnostics);  // control-flow warnings, unreadable attributes
   for (const std::string& warning : uncheckedCommunicators(schedule)) reporter.toolWarning(warning);
@@ -144,19 +207,41 @@ void reportFindings(const Schedule& schedule, const ScheduleCheck& check, std::v
   }
 }
 
+// One input holding one dist program (or --apply): lowered for every rank.
+bool distMode(const ScheduleOptions& options, const std::vector<LoadedRank>& loaded) {
+  if (options.apply && loaded.size() != 1)
+    throw Failure(FailureKind::Usage, fmt::format("--apply lowers one dist program for every rank, but {} read",
+                                                  plural(loaded.size(), "program")));
+  return options.apply || (loaded.size() == 1 && isDistProgram(*loaded[0].loaded.program));
+}
+
 int runSchedule(const ScheduleOptions& options, Reporter& reporter) {
-  const GroupTable groups = readGroups(options.groups);
+  GroupTable groups = readGroups(options.groups);
   int status = kExitOk;
   std::vector<LoadedRank> loaded = loadRanks(options, reporter, status);
   if (status != kExitOk) return status;
   if (loaded.empty()) throw Failure(FailureKind::Usage, "no program to check: name each rank's program");
-  const Schedule schedule = buildSchedule(rankPrograms(options, loaded), groups);
+  const bool dist = distMode(options, loaded);
+  if (dist && !options.ranks.empty()) throw Failure(FailureKind::Usage, "--ranks names per-rank programs; a dist program's ranks are its meshes'");
+  DistRanks lowered;
+  if (dist) {
+    lowered = lowerDist(loaded[0], options);
+    if (!lowered.lowered.ok) {
+      reporter.report(*loaded[0].diagnostics);
+      return kExitBadInput;
+    }
+    groups.merge(lowered.lowered.groups);  // --groups first: a caller's table overrides
+  }
+  Schedule schedule = dist ? std::move(lowered.schedule) : collectSchedule(rankPrograms(options, loaded));
+  resolveSchedule(schedule, groups);
   const ScheduleCheck check = checkSchedule(schedule);
+  if (dist) mergeDistinct(lowered, *loaded[0].diagnostics);
   reportFindings(schedule, check, loaded, reporter);
   for (const LoadedRank& rank : loaded)
     if (rank.diagnostics->errorCount() > 0) status = kExitBadInput;
   const std::string text = options.json    ? dumpJson(scheduleJson(schedule, check))
                            : options.table ? scheduleTable(schedule)
+                           : options.html  ? scheduleHtml(schedule, check)
                                            : scheduleListing(schedule, check);
   DiagnosticEngine output = reporter.engine();
   const int written = writeTextOutput(text, options.output, output);
@@ -170,7 +255,7 @@ SubcommandRunner defineSchedule(CLI::App& command, ReportingOptions& reporting) 
   auto options = std::make_shared<ScheduleOptions>();
   addInputFlags(command, options->inputs,
                 "Each rank's program: dumps or logs, input i being rank i ('-' = standard input); a log's "
-                "programs are one rank each");
+                "programs are one rank each. Or one dist program, lowered for every rank");
   command.add_option("--ranks", options->ranks, "The rank of each program read, in order (default: a log label's "
                                                 "'rank N', else the program's position)")
       ->delimiter(',');
@@ -180,7 +265,14 @@ SubcommandRunner defineSchedule(CLI::App& command, ReportingOptions& reporting) 
   addOutput(command, options->output);
   command.add_flag("--json", options->json, "Write JSON (schema/schedule.schema.json)");
   command.add_flag("--table", options->table, "Write the calls as a table, one column per rank");
-  command.get_option("--json")->excludes("--table");
+  command.add_flag("--html", options->html,
+                   "Write a self-contained HTML page: the findings, and the table with each finding's calls highlighted");
+  command.get_option("--json")->excludes("--table")->excludes("--html");
+  command.get_option("--table")->excludes("--html");
+  command.add_flag("--apply", options->apply,
+                   "The input is one dist program: run the partition pass, then lower it for every rank (a dist "
+                   "program without --apply is lowered as it is)");
+  addPartitionFlags(command, options->pass);
   addReportingFlags(command, reporting);
   command.footer(fmt::format("Exit status: 0 the ranks' calls match and cannot hang, 1 a finding (a mismatch, "
                              "an unmatched send or recv, a deadlock) or bad input, {}.", kUsageExit));
@@ -190,8 +282,9 @@ SubcommandRunner defineSchedule(CLI::App& command, ReportingOptions& reporting) 
 }  // namespace
 
 const SubcommandSpec kScheduleSubcommand{"schedule",
-                                         "Check per-rank programs before a run: every communicator's ranks issue "
-                                         "the same collectives, every send has its recv, no wait cycle can hang",
+                                         "Check per-rank programs (or a dist program lowered for every rank) before "
+                                         "a run: every communicator's ranks issue the same collectives, every send "
+                                         "has its recv, no wait cycle can hang",
                                          defineSchedule};
 
 }  // namespace reshardctl

@@ -1,0 +1,51 @@
+// A dist program as its ranks run it: lowered for every rank of its meshes
+// (lower/lower_program.h: reshard_op_pass, remove_other_rank_op_pass,
+// apply_dist2dense_pass), each rank from a fresh parse and handed on
+// before the next is made (one rank's program held at a time), with the
+// process groups the lowering made as the communicators (ring id -> ranks in
+// group order, the order peer indexes count in). What `schedule FILE`
+// checks when FILE is one dist program: the same seam (collectRank and
+// resolveSchedule, buildSchedule's halves) as per-rank dumps.
+#pragma once
+
+#include <cstddef>
+#include <cstdint>
+#include <functional>
+#include <memory>
+#include <vector>
+
+#include "ir/diagnostics.h"
+#include "ir/ir.h"
+#include "schedule/schedule.h"
+
+namespace reshardctl {
+
+// The bound on the work: ranks x ops lowered (8 ranks of a 2M-op program, or
+// 1024 ranks of 16k ops); above it the run is refused.
+inline constexpr size_t kMaxLoweredOps = size_t{1} << 24;
+
+// Parses the dist program again (and, under --apply, partitions it), with
+// its diagnostics reported; nullptr when that fails.
+using DistProgramLoader = std::function<std::unique_ptr<Program>()>;
+
+// Takes each rank's dense program as it is made, in rank order; the program
+// is dropped when it returns.
+using LoweredRankSink = std::function<void(int64_t rank, const Program& program)>;
+
+struct LoweredRanks {
+  std::vector<int64_t> ranks;  // the program's ranks, sorted
+  GroupTable groups;           // every ring the lowering made
+  bool ok = false;             // false: diagnosed in `diagnostics`
+};
+
+// Whether `program` is one to lower rather than one rank's: it has
+// op_dist_attr and no communication op yet.
+bool isDistProgram(const Program& program);
+
+// `first` is the program already parsed (it names the ranks); `load` parses
+// it again for each further rank. Lowering's warnings and refusals go to
+// `diagnostics`. Work: ranks x (parse + lowering), each linear in the ops.
+LoweredRanks lowerEveryRank(std::unique_ptr<Program> first, const DistProgramLoader& load,
+                            const LoweredRankSink& sink, DiagnosticEngine& diagnostics);
+
+}  // namespace reshardctl

@@ -1,0 +1,109 @@
+#include "schedule/lowered_ranks.h"
+
+#include <string>
+
+#include <doctest/doctest.h>
+
+#include "passes/partition_pass.h"
+#include "schedule/schedule_check.h"
+#include "syntax/testing.h"
+
+namespace reshardctl {
+
+namespace {
+
+// The file lowered for every rank, each rank from a fresh parse of it.
+struct DistSchedule {
+  std::string text;
+  testing::Parsed first;
+  std::vector<testing::Parsed> again;
+  LoweredRanks lowered;
+  Schedule schedule;  // each rank's calls, collected as it was lowered
+};
+
+void lowerText(DistSchedule& dist, const std::string& file, bool apply = false) {
+  dist.first = testing::parse(dist.text, file);
+  REQUIRE(dist.first.program);
+  if (apply) REQUIRE(applyPartitionPass(*dist.first.program, *dist.first.diagnostics).ok);
+  const auto load = [&] {
+    dist.again.push_back(testing::parse(dist.text, file));
+    if (apply) applyPartitionPass(*dist.again.back().program, *dist.again.back().diagnostics);
+    return std::move(dist.again.back().program);
+  };
+  const auto collect = [&](int64_t rank, const Program& program) {
+    dist.schedule.add(collectRank({rank, &program, dist.first.source.get(), "dist.ir", dist.first.diagnostics.get()}));
+  };
+  dist.lowered = lowerEveryRank(std::move(dist.first.program), load, collect, *dist.first.diagnostics);
+}
+
+void lowerFile(DistSchedule& dist, const std::string& file, bool apply = false) {
+  dist.text = testing::readRepoFile(file);
+  lowerText(dist, file, apply);
+}
+
+// The text with `from` replaced by `to` everywhere.
+std::string replaced(std::string text, const std::string& from, const std::string& to) {
+  for (size_t at = text.find(from); at != std::string::npos; at = text.find(from, at + to.size()))
+    text.replace(at, from.size(), to);
+  return text;
+}
+
+std::string_view lineAt(const SourceFile& source, size_t offset) {
+  const std::string_view text = source.text().substr(offset);
+  return text.substr(0, text.find('\n'));
+}
+
+// Every rank's calls, its communicators lowering's groups.
+Schedule scheduleOf(const DistSchedule& dist) {
+  Schedule schedule = dist.schedule;
+  resolveSchedule(schedule, dist.lowered.groups);
+  return schedule;
+}
+
+}  // namespace
+
+TEST_CASE("lowered ranks: a dist program is one to lower, a lowered one is not") {
+  testing::Parsed dist = testing::parse(testing::readRepoFile("samples/seed_mlp_after.ir"), "after.ir");
+  REQUIRE(dist.program);
+  CHECK(isDistProgram(*dist.program));
+  testing::Parsed rank = testing::parse(testing::readRepoFile("tests/golden/schedule/skipped_collective.r0.ir"), "r0.ir");
+  REQUIRE(rank.program);
+  CHECK_FALSE(isDistProgram(*rank.program));
+}
+
+TEST_CASE("lowered ranks: the seed on both ranks, one ring of both, and a clean schedule at the reshards' lines") {
+  DistSchedule dist;
+  lowerFile(dist, "samples/seed_mlp_after.ir");
+  REQUIRE(dist.lowered.ok);
+  CHECK(dist.lowered.ranks == std::vector<int64_t>{0, 1});
+  CHECK(dist.lowered.groups == GroupTable{{12, {0, 1}}});
+  const Schedule schedule = scheduleOf(dist);
+  CHECK(checkSchedule(schedule).clean());
+  REQUIRE(schedule.ranks[0].calls.size() == 2);
+  for (const CommCall& call : schedule.ranks[0].calls)  // each at the line of the dist_op.reshard it lowers
+    CHECK(lineAt(*dist.first.source, call.location).find("\"dist_op.reshard\"") != std::string_view::npos);
+}
+
+TEST_CASE("lowered ranks: a point-to-point group keeps its order, so the sender's peer names the receiver") {
+  DistSchedule dist;
+  // The pipeline with its stages' ranks exchanged: rank 1 sends to rank 0, on group [1,0].
+  const std::string pipeline = testing::readRepoFile("tests/golden/lower/same_status_pipeline.ir");
+  dist.text = replaced(replaced(replaced(pipeline, "process_ids:[0]", "process_ids:[@]"), "process_ids:[1]", "process_ids:[0]"),
+                       "process_ids:[@]", "process_ids:[1]");
+  lowerText(dist, "pipeline.ir", true);
+  REQUIRE_MESSAGE(dist.lowered.ok, dist.first.errors());
+  bool reversed = false;  // a group [b,a] with b > a: sorting it would turn the peer index around
+  for (const auto& [ring, ranks] : dist.lowered.groups) reversed = reversed || (ranks.size() == 2 && ranks[0] > ranks[1]);
+  CHECK(reversed);
+  const Schedule schedule = scheduleOf(dist);
+  CHECK(checkSchedule(schedule).clean());
+}
+
+TEST_CASE("lowered ranks: a program without op_dist_attr is refused, diagnosed") {
+  DistSchedule dist;
+  lowerFile(dist, "tests/golden/schedule/skipped_collective.r0.ir");
+  CHECK_FALSE(dist.lowered.ok);
+  CHECK(dist.first.errors().find("has no op_dist_attr") != std::string::npos);
+}
+
+}  // namespace reshardctl
