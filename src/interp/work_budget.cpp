@@ -19,12 +19,25 @@ constexpr uint64_t kSaturated = std::numeric_limits<uint64_t>::max() / 4;
 uint64_t times(uint64_t a, uint64_t b) { return a != 0 && b > kSaturated / a ? kSaturated : a * b; }
 uint64_t plus(uint64_t a, uint64_t b) { return std::min(kSaturated, a + b); }
 
-uint64_t elements(const Type* type, int64_t dynamicDim) {
-  if (type == nullptr || !type->isTensor()) return 1;
-  uint64_t count = 1;
-  for (int64_t dim : type->dims) count = times(count, static_cast<uint64_t>(dim < 0 ? dynamicDim : dim));
-  return count;
-}
+// How a count reads a value's dims: through a shrink's sizes, or its type's.
+struct DimsReader {
+  int64_t dynamicDim;
+  const ValueDims* dims;  // null: the type's own
+
+  uint64_t size(int64_t dim) const { return static_cast<uint64_t>(dim < 0 ? dynamicDim : dim); }
+  bool shrunk() const { return dims != nullptr && *dims; }
+  uint64_t product(const std::vector<int64_t>& extents) const {
+    uint64_t count = 1;
+    for (int64_t dim : extents) count = times(count, size(dim));
+    return count;
+  }
+  // Only a shrink's reading builds a vector: the meter charges every op run.
+  uint64_t elements(const Value* value) const {
+    if (value == nullptr || value->type == nullptr || !value->type->isTensor()) return 1;
+    return shrunk() ? product((*dims)(value)) : product(value->type->dims);
+  }
+  uint64_t last(const Value* value) const { return size(shrunk() ? (*dims)(value).back() : value->type->dims.back()); }
+};
 
 uint64_t elementBytes(const Type* type) {
   if (type == nullptr) return 0;
@@ -50,37 +63,49 @@ uint64_t copies(const Type* type) {
 }
 
 // A matmul's contracted size: the largest last dim of its operands (an upper bound).
-uint64_t contracted(const Operation& op, int64_t dynamicDim) {
+uint64_t contracted(const Operation& op, const DimsReader& reader) {
   if (op.name().find("matmul") == std::string_view::npos) return 1;
   uint64_t largest = 1;
   for (size_t i = 0; i < op.numOperands(); ++i) {
     const Value* v = op.operandValue(i);
     if (v == nullptr || v->type == nullptr || !v->type->isTensor() || v->type->dims.empty()) continue;
-    const int64_t dim = v->type->dims.back();
-    largest = std::max(largest, static_cast<uint64_t>(dim < 0 ? dynamicDim : dim));
+    largest = std::max(largest, reader.last(v));
   }
   return largest;
+}
+
+uint64_t workOf(const Operation& op, const DimsReader& reader) {
+  uint64_t results = 0;
+  for (size_t i = 0; i < op.numResults(); ++i) results = plus(results, reader.elements(op.result(i)));
+  return times(2, plus(kPerRun, times(results, contracted(op, reader))));
 }
 
 std::string units(uint64_t work) { return fmt::format("{:.3g}", static_cast<double>(work)); }
 
 }  // namespace
 
-uint64_t opWork(const Operation& op, int64_t dynamicDim) {
-  uint64_t results = 0;
-  for (size_t i = 0; i < op.numResults(); ++i) results = plus(results, elements(op.result(i)->type, dynamicDim));
-  return times(2, plus(kPerRun, times(results, contracted(op, dynamicDim))));
+uint64_t opWork(const Operation& op, int64_t dynamicDim) { return workOf(op, DimsReader{dynamicDim, nullptr}); }
+
+ProgramCost programCost(const Program& program, int64_t dynamicDim, const ValueDims& dims) {
+  const DimsReader reader{dynamicDim, &dims};
+  ProgramCost cost;
+  walkOps(*program.body(), [&](const Operation* op) {
+    cost.work = plus(cost.work, workOf(*op, reader));
+    for (size_t i = 0; i < op->numResults(); ++i) {
+      const Type* type = op->result(i)->type;
+      cost.bytes = plus(cost.bytes, times(copies(type), times(reader.elements(op->result(i)), elementBytes(type))));
+    }
+  });
+  return cost;
+}
+
+bool withinBudget(const ProgramCost& cost, const WorkBudget& budget) {
+  return (budget.maxWork == 0 || cost.work <= budget.maxWork) &&
+         (budget.maxMemoryBytes == 0 || cost.bytes <= budget.maxMemoryBytes);
 }
 
 void checkBudgetUpFront(const Program& program, const WorkBudget& budget, int64_t dynamicDim) {
-  uint64_t work = 0, bytes = 0;
-  walkOps(*program.body(), [&](const Operation* op) {
-    work = plus(work, opWork(*op, dynamicDim));
-    for (size_t i = 0; i < op->numResults(); ++i) {
-      const Type* type = op->result(i)->type;
-      bytes = plus(bytes, times(copies(type), times(elements(type, dynamicDim), elementBytes(type))));
-    }
-  });
+  const auto [work, bytes] = programCost(program, dynamicDim);
   if (budget.maxWork != 0 && work > budget.maxWork)
     throw Failure(FailureKind::Usage,
                   fmt::format("validate refuses the program: its ops, each run once, need {} units of work, more "

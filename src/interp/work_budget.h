@@ -12,6 +12,8 @@
 #pragma once
 
 #include <cstdint>
+#include <functional>
+#include <vector>
 
 #include "ir/ir.h"
 
@@ -27,6 +29,20 @@ struct WorkBudget {
 
 // The cost of one run of `op` (see above); -1 dims count as `dynamicDim`.
 uint64_t opWork(const Operation& op, int64_t dynamicDim);
+
+// The dims a tensor value has for the count: its type's by default; a
+// shrink asks what they would be after it (interp/shrink/shrink.h).
+using ValueDims = std::function<std::vector<int64_t>(const Value*)>;
+
+// What the program asks up front: its ops, each run once (a loop's body
+// once), and its values' bytes, serial and on the ranks. O(ops + values).
+struct ProgramCost {
+  uint64_t work = 0;
+  uint64_t bytes = 0;
+};
+ProgramCost programCost(const Program& program, int64_t dynamicDim, const ValueDims& dims = {});
+// Whether `cost` is within `budget` (a limit of 0 is none).
+bool withinBudget(const ProgramCost& cost, const WorkBudget& budget);
 
 // Throws a usage Failure (support/failure.h) saying the figure when the
 // program's ops, each run once, or its values exceed the budget.
