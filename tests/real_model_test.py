@@ -2,10 +2,12 @@
 """scripts/real_model.py's programs (forward, backward and an AdamW step)
 through `validate --apply`: every layout the generator writes matches the
 serial program, at full size and shrunk from a real size; a wrong annotation
-of a grad is found at the same op at full size and after a shrink.
+of a grad is found at the same op at full size and after a shrink; `run`
+shrinks them as validate does.
 
   real_model_test.py BUILD_DIR
 """
+import json
 import pathlib
 import re
 import subprocess
@@ -59,6 +61,17 @@ def main():
         found = MATCH.search(run.stdout)
         check(failures, run.returncode == 0 and run.stdout.startswith("validated at 1/64 scale: ") and found and
               found.group(1) == found.group(2), f"llama7b, 2 layers, 1/64: every op matches ({run.stdout.strip()})")
+        # run shrinks the same way: auto picks 1/16 for two Llama-7B layers (memory), and says so first.
+        path, _ = generate(folder, "llama7b_run", ["--model", "llama7b", "--layers", "2", "--tp", "2"])
+        run = subprocess.run([binary, "run", "--apply", str(path)], capture_output=True, text=True, timeout=300)
+        lines = run.stdout.splitlines()
+        check(failures, run.returncode == 0 and lines[0].startswith("run at 1/16 scale: 32000→2000, ") and
+              lines[-1] == "12 passed, 0 failed", f"run: shrunk by auto, every reshard passes ({run.stdout[:200]})")
+        run = subprocess.run([binary, "run", "--json", "--apply", "--shrink=4", str(folder / "llama_tp2.ir")],
+                             capture_output=True, text=True, timeout=300)
+        document = json.loads(run.stdout) if run.returncode == 0 else {}
+        check(failures, document.get("shrink", {}).get("factor") == 4 and document.get("failed") == 0,
+              f"run --json --shrink=4: the factor in the document ({run.stdout[:200]} {run.stderr[:200]})")
         # A grad that claims replicated what is a partial sum: found at its op, at full size and shrunk.
         places = []
         for name, args, shrink in (("wrong_tiny", ["--model", "tiny"], "--shrink=off"),
