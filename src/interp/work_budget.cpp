@@ -36,7 +36,11 @@ struct DimsReader {
     if (value == nullptr || value->type == nullptr || !value->type->isTensor()) return 1;
     return shrunk() ? product((*dims)(value)) : product(value->type->dims);
   }
-  uint64_t last(const Value* value) const { return size(shrunk() ? (*dims)(value).back() : value->type->dims.back()); }
+  uint64_t last(const Value* value) const {  // of a tensor with dims
+    if (!shrunk()) return size(value->type->dims.back());
+    const std::vector<int64_t> sized = (*dims)(value);
+    return size(sized.empty() ? value->type->dims.back() : sized.back());
+  }
 };
 
 uint64_t elementBytes(const Type* type) {

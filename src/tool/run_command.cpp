@@ -211,7 +211,10 @@ int prepare(LoadedProgram& loaded, const RunOptions& options, DiagnosticEngine& 
     diagnostics.error("--inject-fault takes RESHARD:STEP:offset|drop, e.g. 1:0:drop");
     return kExitUsage;
   }
-  shrink = shrinkProgram(*loaded.program, *parseShrinkRequest(options.shrink), diagnostics, kRunShrinkBudget);
+  ShrinkRequest request = *parseShrinkRequest(options.shrink);
+  // --scale asks for a size: auto leaves it (a factor asked for still shrinks first).
+  if (options.scale > 1 && request.mode == ShrinkRequest::Mode::Auto) request.mode = ShrinkRequest::Mode::Off;
+  shrink = shrinkProgram(*loaded.program, request, diagnostics, kRunShrinkBudget);
   if (!shrink.ok) return kExitBadInput;
   if (!reportLoadedReshards(*loaded.program, *loaded.source, options.apply ? &options.pass : nullptr, options.costs,
                             diagnostics, &reports))
@@ -331,7 +334,7 @@ SubcommandRunner defineRun(CLI::App& command, ReportingOptions& reporting) {
                   "process; mpi = always that mode (also for one process); none = one process drives "
                   "every GPU of the node");
   command.add_flag("--json", run.json, "Write the report as JSON (schema/run.schema.json)");
-  addShrinkOption(command, run.shrink, "the program's values exceed 2^25 elements or 4 GiB");
+  addShrinkOption(command, run.shrink, "the program's values exceed 2^25 elements or 4 GiB, and not with --scale");
   addPartitionFlags(command, run.pass);
   addCostModelFlags(command, run.costs, flags->costs);
   // For tests of `run` itself: break one step on purpose (reshard_run.h).
