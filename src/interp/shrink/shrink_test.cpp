@@ -215,8 +215,8 @@ TEST_CASE("--shrink=auto shrinks until the program fits the work budget as well 
   CHECK(autoShrinkFactor(*parsed.program, request) == 2);
   request.budget.maxWork = 20'000;  // 1/4: 16x16, 10,192 + 5,024
   CHECK(autoShrinkFactor(*parsed.program, request) == 4);
-  request.budget.maxWork = 0;  // no work limit: memory alone (96 KiB at full size, serial and once more)
-  request.budget.maxMemoryBytes = 40'000;
+  request.budget.maxWork = 0;  // no work limit: memory alone (3 values of 4096 doubles, serial and once more:
+  request.budget.maxMemoryBytes = 60'000;  // 192 KiB at full size, 48 KiB at 1/2)
   CHECK(autoShrinkFactor(*parsed.program, request) == 2);
   // What validate runs: the shrunk program and the report's line.
   request.budget = {20'000, 0};
@@ -225,6 +225,25 @@ TEST_CASE("--shrink=auto shrinks until the program fits the work budget as well 
   CHECK(outcome.factor == 4);
   CHECK(outcome.line == "at 1/4 scale: 64→16");
   CHECK(programCost(*parsed.program, 4).work <= 20'000);
+}
+
+TEST_CASE("--shrink=auto fits a replicated tensor on 4,096 ranks under --max-memory") {
+  // 1024x1024 replicated on 4,096 ranks: 4,097 copies of 2^20 doubles, twice (data and relu) = 68.7 GB;
+  // 1/8 (128x128) holds 1.07 GB, under the default 4 GiB; 1/4 would hold 4.3 GB.
+  std::string ids;
+  for (int i = 0; i < 4096; ++i) ids += (i ? "," : "") + std::to_string(i);
+  const std::string mesh = "mesh:{shape:[4096],process_ids:[" + ids + "]}";
+  const std::string type = "pd_dist.tensor<1024x1024xf32, mesh_shape:[4096],dims_mappings:[-1,-1]>";
+  const std::string text = "{\n    (%0) = \"pd_op.data\" () {dtype:(pd_op.DataType)float32,name:\"x\",op_dist_attr:{" + mesh +
+                           ",result(0):{dims_maping:[-1,-1]}},place:(pd_op.Place)Place(undefined:0),shape:(pd_op.IntArray)"
+                           "[1024,1024],stop_gradient:[true]} : () -> " + type +
+                           "\n    (%1) = \"pd_op.relu\" (%0) {op_dist_attr:{" + mesh +
+                           ",operand(0):{dims_maping:[-1,-1]},result(0):{dims_maping:[-1,-1]}},stop_gradient:[true]} : (" +
+                           type + ") -> " + type + "\n}\n";
+  testing::Parsed parsed = testing::parse(text);
+  REQUIRE_MESSAGE(parsed.program, parsed.errors());
+  CHECK(programCost(*parsed.program, 4).bytes == uint64_t{2} * 4097 * (1 << 20) * 8);
+  CHECK(autoShrinkFactor(*parsed.program, AutoShrinkBudget{}) == 8);
 }
 
 TEST_CASE("--shrink's text") {
