@@ -12,8 +12,9 @@ parameter, unless --forward-only.
   real_model.py --model llama7b --layers 32 --tp 2 --dp 2     > llama7b_tp2_dp2.ir
   real_model.py --model gpt --layers 24 --tp 2 --pp 2         > gpt_tp2_pp2.ir
 
-Then `reshardctl validate --apply --shrink FILE` (the partition pass inserts
-the reshards: partial sums to replicas, and the pipeline stage boundary).
+Then `reshardctl validate --apply FILE` (the partition pass inserts the
+reshards: partial sums to replicas, and the pipeline stage boundary; the
+default --shrink=auto shrinks the program until it fits validate's budget).
 """
 import argparse
 import math
