@@ -3,7 +3,7 @@
 # builds it into build/. Safe to run again. Used by the README's quick start
 # and by .ci/run (with --extras --werror).
 #   scripts/setup.sh [--extras] [--werror]
-#     --extras  also install Graphviz and headless Chromium (below)
+#     --extras  also install Graphviz, headless Chromium, tmux and Open MPI (below)
 #     --werror  build with warnings as errors (-DRESHARDCTL_WERROR=ON); without
 #               it a newer compiler's new warning never stops a user's build
 set -euo pipefail
@@ -17,8 +17,10 @@ scripts/install-packages.sh cmake g++ make python3 libcli11-dev nlohmann-json3-d
 # Optional extras (`scripts/setup.sh --extras`): Graphviz and headless Chromium,
 # with which ctest also checks print's views (view.graphviz, view.browser; they
 # skip without them) and scripts/regen-pictures.sh redraws docs/, and tmux, in
-# which install.bash-completion-tmux types into a real bash. Never needed to
-# build or use reshardctl.
+# which install.bash-completion-tmux types into a real bash, and Open MPI
+# (openmpi-bin, libopenmpi-dev), with which the build has its multi-process
+# mode (cmake/mpi.cmake) and ctest runs the mpi.* cases under mpirun. Never
+# needed to build or use reshardctl.
 extras=false werror=OFF
 for arg in "$@"; do
   case $arg in
@@ -28,7 +30,7 @@ for arg in "$@"; do
   esac
 done
 if $extras; then
-  scripts/install-packages.sh graphviz chromium tmux
+  scripts/install-packages.sh graphviz chromium tmux openmpi-bin libopenmpi-dev
 fi
 
 cmake -S . -B build -DCMAKE_BUILD_TYPE=Release -DRESHARDCTL_WERROR=$werror >/dev/null

@@ -93,6 +93,9 @@ if(Python3_FOUND)
   # The test can fail: a drifted output does, an elided one does not.
   add_test(NAME README.rejects-drift COMMAND ${Python3_EXECUTABLE} ${CMAKE_SOURCE_DIR}/tests/readme_test.py
                                              ${PROJECT_BINARY_DIR} ${CMAKE_SOURCE_DIR}/tests/data/readme-drift.md)
+  # scripts/real_model.py's programs, forward, backward and optimizer, validated at full size and shrunk.
+  add_test(NAME real_model.validates COMMAND ${Python3_EXECUTABLE} ${CMAKE_SOURCE_DIR}/tests/real_model_test.py
+                                             ${PROJECT_BINARY_DIR})
   # README "In CI": its GitHub Actions workflow's steps and pre-commit configuration, run here.
   add_test(NAME README.ci-recipe COMMAND ${Python3_EXECUTABLE} ${CMAKE_SOURCE_DIR}/tests/ci_recipe_test.py ${PROJECT_BINARY_DIR})
   set_tests_properties(README.rejects-drift PROPERTIES

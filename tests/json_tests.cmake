@@ -48,6 +48,7 @@ add_json_case(diff-equal ${SCHEMA}/diff.schema.json --exit 0 -- ${TOOL} diff --j
 add_json_case(plan ${SCHEMA}/plan.schema.json -- ${TOOL} plan --json samples/seed_mlp_after.ir)
 add_json_case(plan-apply ${SCHEMA}/plan.schema.json -- ${TOOL} plan --json --apply tests/golden/plan/pipeline.ir)
 add_json_case(run ${SCHEMA}/run.schema.json -- ${TOOL} run --json --apply samples/tp_mlp_2x2_before.ir)
+add_json_case(run-shrink ${SCHEMA}/run.schema.json -- ${TOOL} run --json --apply --shrink=2 samples/tp_mlp_2x2_before.ir)
 add_json_case(run-failing ${SCHEMA}/run.schema.json --exit 1 --
               ${TOOL} run --json samples/seed_mlp_after.ir --inject-fault 1:0:drop)
 add_json_case(list ${SCHEMA}/list.schema.json --exit 1 --

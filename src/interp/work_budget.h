@@ -13,6 +13,8 @@
 #pragma once
 
 #include <cstdint>
+#include <functional>
+#include <vector>
 
 #include "ir/ir.h"
 
@@ -29,9 +31,24 @@ struct WorkBudget {
 // The cost of one run of `op` (see above); -1 dims count as `dynamicDim`.
 uint64_t opWork(const Operation& op, int64_t dynamicDim);
 
+// The dims a tensor value has for the count: its type's by default; a
+// shrink asks what they would be after it (interp/shrink/shrink.h).
+using ValueDims = std::function<std::vector<int64_t>(const Value*)>;
+
+// What the program asks up front: its ops, each run once (a counted loop's
+// body as often as it states, at most maxLoopTrips times; any other loop's
+// once), and its values' bytes, serial and on the ranks. O(ops + values).
+struct ProgramCost {
+  uint64_t work = 0;
+  uint64_t bytes = 0;
+};
+ProgramCost programCost(const Program& program, int64_t dynamicDim, int64_t maxLoopTrips, const ValueDims& dims = {});
+// Whether `cost` is within `budget` (a limit of 0 is none).
+bool withinBudget(const ProgramCost& cost, const WorkBudget& budget);
+
 // Throws a usage Failure (support/failure.h) saying the figure when the
-// program's ops, each run once (a counted loop's body as often as it states, at
-// most `maxLoopIterations` times), or its values exceed the budget.
+// program's ops (counted as programCost does, loops at most
+// `maxLoopIterations` times) or its values exceed the budget.
 void checkBudgetUpFront(const Program& program, const WorkBudget& budget, int64_t dynamicDim,
                         int64_t maxLoopIterations);
 

@@ -9,7 +9,7 @@
 #include "interp/tensor.h"
 #include "ir/dtype.h"
 #include "report/diagnostic_formats.h"
-#include "schedule/loop_trip_count.h"
+#include "interp/loop_trip_count.h"
 #include "support/op_names.h"
 
 namespace reshardctl {
@@ -196,8 +196,8 @@ class CallCollector {
   // body's calls once per trip, while the program's budget of op visits in
   // expansions lasts; false leaves it to be listed unchecked.
   bool expand(const Operation& loop) {
-    const std::optional<int64_t> trips = staticTripCount(loop);
-    if (!trips) return false;
+    const std::optional<int64_t> trips = staticTripCount(loop, kMaxStaticTrips);
+    if (!trips || *trips > kMaxStaticTrips) return false;
     size_t bodyOps = 0;
     walkOps(*loop.regions()[0], [&](const Operation*) { ++bodyOps; });
     const size_t visits = bodyOps * static_cast<size_t>(*trips);

@@ -216,11 +216,11 @@ CLI::Validator integerIn(int64_t min, int64_t max) {
       "");
 }
 
-void addShrinkOption(CLI::App& command, std::string& text) {
+void addShrinkOption(CLI::App& command, std::string& text, std::string_view autoWeighs) {
   command
       .add_option("--shrink", text,
-                  "Validate a copy with every dim divided consistently by FACTOR (auto: only when the program's "
-                  "values exceed 2^25 elements, by the smallest power of two that fits; off: never)")
+                  fmt::format("Work on a copy with every dim divided consistently by FACTOR (auto: only when {}, "
+                              "by the smallest power of two that fits; off: never)", autoWeighs))
       ->capture_default_str()
       ->type_name("FACTOR|auto|off")
       ->check(CLI::Validator(

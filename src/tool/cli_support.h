@@ -115,8 +115,9 @@ CLI::Validator numberIn(double min, double max, bool minExcluded, const char* un
 // type's largest.
 CLI::Validator integerIn(int64_t min, int64_t max);
 // --shrink[=FACTOR|auto|off] (validate, run): `text` as given, checked by
-// interp/shrink/shrink.h's parseShrinkRequest; its default is the one `text` holds.
-void addShrinkOption(CLI::App& command, std::string& text);
+// interp/shrink/shrink.h's parseShrinkRequest; its default is the one `text`
+// holds. autoWeighs: the help's words for what auto weighs.
+void addShrinkOption(CLI::App& command, std::string& text, std::string_view autoWeighs);
 CLI::Validator unsignedInteger();  // 0 to 2^64-1
 
 // The subcommand named in argv when it is not one of `app`'s: a usage

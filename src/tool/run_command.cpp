@@ -20,6 +20,7 @@
 #include "exec/multiprocess/multi_process.h"
 #include "exec/multiprocess/process_group.h"
 #include "exec/reshard_run.h"
+#include "interp/shrink/shrink.h"
 #include "report/json_export.h"
 #include "report/plan_output.h"
 #include "report/reshard_report.h"
@@ -67,7 +68,12 @@ struct RunOptions {
   CostModel costs;
   std::string fault;  // testing hook: "RESHARD:STEP:offset|drop" (reshard_run.h)
   bool json = false;  // the report as JSON (schema/run.schema.json)
+  std::string shrink = "auto";  // interp/shrink/shrink.h's ShrinkRequest, as written
 };
+
+// What `--shrink=auto` weighs for run: memory alone (run's work is its
+// reshards, not the program's ops), validate's default --max-memory.
+const AutoShrinkBudget kRunShrinkBudget{WorkBudget{0, WorkBudget{}.maxMemoryBytes}, 4};
 
 using Clock = std::chrono::steady_clock;
 
@@ -123,8 +129,9 @@ std::vector<Row> planRows(const std::vector<ReshardReport>& reports, const RunOp
   return rows;
 }
 
-std::string formatTable(const std::vector<Row>& rows, std::string_view backend) {
-  std::string out = fmt::format("{:>5}  {:<18} {:<34} {:<6} {:>9} {:>12} {:>10} {:>11}\n", "line",
+std::string formatTable(const std::vector<Row>& rows, std::string_view backend, const ShrinkOutcome& shrink) {
+  std::string out = shrink.line.empty() ? "" : "run " + shrink.line + "\n";
+  out += fmt::format("{:>5}  {:<18} {:<34} {:<6} {:>9} {:>12} {:>10} {:>11}\n", "line",
                                 "reshard", "transition", "result", "max_err", "bytes", "time_us",
                                 "busbw_GB/s");
   size_t passed = 0;
@@ -144,10 +151,12 @@ std::string formatTable(const std::vector<Row>& rows, std::string_view backend) 
 }
 
 // `--json`: the table's facts, with the layouts as plan --json has them.
-std::string formatJson(const std::vector<Row>& rows, std::string_view backend, const std::string& source) {
+std::string formatJson(const std::vector<Row>& rows, std::string_view backend, const std::string& source,
+                       const ShrinkOutcome& shrink) {
   nlohmann::ordered_json document = documentJson("run");
   document["source"] = source;
   document["backend"] = backend;
+  if (!shrink.line.empty()) document["shrink"] = {{"factor", shrink.factor}, {"line", "run " + shrink.line}};
   nlohmann::ordered_json list = nlohmann::ordered_json::array();
   size_t passed = 0;
   for (const Row& row : rows) {
@@ -193,14 +202,20 @@ void runRows(std::vector<Row>& rows, ExecutionBackend& backend, const RunOptions
   }
 }
 
-// The partition pass (with --apply) and every reshard's report: what each
-// process does alone before the backend starts.
+// The shrink (--shrink), the partition pass (with --apply) and every
+// reshard's report: what each process does alone before the backend starts.
+// The shrink comes first, so the pass plans the reshards at the size they run.
 int prepare(LoadedProgram& loaded, const RunOptions& options, DiagnosticEngine& diagnostics,
-            std::vector<ReshardReport>& reports, std::optional<Fault>& fault) {
+            std::vector<ReshardReport>& reports, std::optional<Fault>& fault, ShrinkOutcome& shrink) {
   if (!options.fault.empty() && !(fault = parseFault(options.fault))) {
     diagnostics.error("--inject-fault takes RESHARD:STEP:offset|drop, e.g. 1:0:drop");
     return kExitUsage;
   }
+  ShrinkRequest request = *parseShrinkRequest(options.shrink);
+  // --scale asks for a size: auto leaves it (a factor asked for still shrinks first).
+  if (options.scale > 1 && request.mode == ShrinkRequest::Mode::Auto) request.mode = ShrinkRequest::Mode::Off;
+  shrink = shrinkProgram(*loaded.program, request, diagnostics, kRunShrinkBudget);
+  if (!shrink.ok) return kExitBadInput;
   if (!reportLoadedReshards(*loaded.program, *loaded.source, options.apply ? &options.pass : nullptr, options.costs,
                             diagnostics, &reports))
     return kExitBadInput;
@@ -215,8 +230,8 @@ std::unique_ptr<ExecutionBackend> makeBackend(const RunOptions& options, const s
 
 // Runs the planned rows on the backend and writes the table (process 0).
 int runPlanned(std::vector<Row>& rows, const RunOptions& options, const std::string& source,
-               const std::optional<Fault>& fault, const Team& team, DiagnosticEngine& diagnostics,
-               Reporter& reporter) {
+               const std::optional<Fault>& fault, const ShrinkOutcome& shrink, const Team& team,
+               DiagnosticEngine& diagnostics, Reporter& reporter) {
   if (team.group != nullptr) {
     // Known to every process alike, so no process waits for another: checked
     // before any collective call.
@@ -245,7 +260,7 @@ int runPlanned(std::vector<Row>& rows, const RunOptions& options, const std::str
   // Under MPI every process holds every piece (piece_exchange.h), so all
   // reach the same verdicts; only the output can fail on process 0 alone.
   const std::string report =
-      options.json ? formatJson(rows, backend->name(), source) : formatTable(rows, backend->name());
+      options.json ? formatJson(rows, backend->name(), source, shrink) : formatTable(rows, backend->name(), shrink);
   const int written = team.leader() ? writeTextOutput(report, options.output, diagnostics) : kExitOk;
   const int status = team.agree(written).status;
   bool allPassed = std::all_of(rows.begin(), rows.end(), [](const Row& row) { return row.outcome.passed; });
@@ -284,14 +299,15 @@ int runRun(const RunOptions& options, Reporter& reporter) {
   LoadedProgram loaded = loadProgram(options.input, diagnostics, options.program);
   std::vector<ReshardReport> reports;
   std::optional<Fault> fault;
-  int status = loaded.program ? prepare(loaded, options, diagnostics, reports, fault) : loaded.failure;
+  ShrinkOutcome shrink;
+  int status = loaded.program ? prepare(loaded, options, diagnostics, reports, fault, shrink) : loaded.failure;
   const AgreedStatus prepared = team.agree(status);
   if (prepared.status != kExitOk) {
     if (team.rank() == prepared.printer) reporter.report(diagnostics);
     return prepared.status;
   }
   std::vector<Row> rows = planRows(reports, options);
-  status = runPlanned(rows, options, loaded.source->name(), fault, team, diagnostics, reporter);
+  status = runPlanned(rows, options, loaded.source->name(), fault, shrink, team, diagnostics, reporter);
   if (team.leader()) reporter.report(diagnostics);
   return status;
 }
@@ -318,6 +334,7 @@ SubcommandRunner defineRun(CLI::App& command, ReportingOptions& reporting) {
                   "process; mpi = always that mode (also for one process); none = one process drives "
                   "every GPU of the node");
   command.add_flag("--json", run.json, "Write the report as JSON (schema/run.schema.json)");
+  addShrinkOption(command, run.shrink, "the program's values exceed 2^25 elements or 4 GiB, and not with --scale");
   addPartitionFlags(command, run.pass);
   addCostModelFlags(command, run.costs, flags->costs);
   // For tests of `run` itself: break one step on purpose (reshard_run.h).

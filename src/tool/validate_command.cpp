@@ -136,14 +136,14 @@ Json outcomeJson(const ValidationOutcome& outcome, const LoadedProgram& loaded, 
           {"not_simulated", std::move(notSimulated)},
           {"divergences", std::move(divergences)},
           {"summary", summaryLine(outcome)}};
-  if (!shrink.line.empty()) json["shrink"] = {{"factor", shrink.factor}, {"line", shrink.line}};
+  if (!shrink.line.empty()) json["shrink"] = {{"factor", shrink.factor}, {"line", "validated " + shrink.line}};
   return json;
 }
 
 // The lines of one input's text report: the ops not simulated, the summary.
 std::vector<std::string> textLines(const ValidationOutcome& outcome, const ShrinkOutcome& shrink) {
   std::vector<std::string> lines;
-  if (!shrink.line.empty()) lines.push_back(shrink.line);
+  if (!shrink.line.empty()) lines.push_back("validated " + shrink.line);
   if (std::string line = notSimulatedLine(outcome); !line.empty()) lines.push_back(std::move(line));
   lines.push_back(summaryLine(outcome));
   return lines;
@@ -187,7 +187,9 @@ class InputValidator {
                std::optional<ValidationOutcome>* outcome, ShrinkOutcome* shrink) {
     const InputNames names(*loaded.program);
     if (options_.apply && !applyPartitionPass(*loaded.program, diagnostics, options_.pass).ok) return kExitBadInput;
-    *shrink = shrinkProgram(*loaded.program, *parseShrinkRequest(options_.shrink), diagnostics);
+    // auto shrinks until the program fits validate's budget
+    *shrink = shrinkProgram(*loaded.program, *parseShrinkRequest(options_.shrink), diagnostics,
+                            {options_.budget, options_.dynamicDim, ValidateOptions{}.maxLoopIterations});
     if (!shrink->ok) return kExitBadInput;
     std::string error;
     std::unique_ptr<ExecutionBackend> backend = makeBackend(options_, *loaded.program, &error);
@@ -280,7 +282,8 @@ SubcommandRunner defineValidate(CLI::App& command, ReportingOptions& reporting) 
   command.add_flag("--all", validate.all, "Go on after the first divergence and report every one");
   command.add_flag("--json", validate.json, "Write the report as JSON (schema/validate.schema.json)");
   command.add_flag("--strict", validate.strict, "Exit 2 when some op cannot be simulated");
-  addShrinkOption(command, validate.shrink);
+  addShrinkOption(command, validate.shrink,
+                  "the program's values exceed 2^25 elements or --max-memory, or its ops --max-work");
   addReportingFlags(command, reporting);
   command.footer(fmt::format("{}\nExit status: 0 every op checked matches the serial program, 1 bad input or a "
                              "divergence, {}, or (--strict) some op cannot be simulated.",

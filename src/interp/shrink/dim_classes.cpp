@@ -1,8 +1,10 @@
 #include "interp/shrink/dim_classes.h"
 
 #include <algorithm>
+#include <initializer_list>
 #include <numeric>
 #include <optional>
+#include <utility>
 
 #include "interp/op_attributes.h"
 #include "interp/seeded_inputs.h"
@@ -53,16 +55,22 @@ class DimClassBuilder {
     const std::string_view name = op->name();
     if (name == "pd_op.matmul") matmul(op, false);
     else if (name == "pd_op.matmul_grad") matmul(op, true);
-    else if (name == "pd_op.transpose") transpose(op);
+    else if (name == "pd_op.transpose") transpose(op, false);
+    else if (name == "pd_op.transpose_grad") transpose(op, true);
     else if (name == "pd_op.reshape" || name == "pd_op.reshape_" || name == "pd_op.flatten" ||
              name == "pd_op.squeeze" || name == "pd_op.unsqueeze")
       reshape(op);
+    else if (name == "pd_op.reshape_grad" || name == "pd_op.flatten_grad" || name == "pd_op.squeeze_grad" ||
+             name == "pd_op.unsqueeze_grad")
+      reshapeGrad(op);
     else if (name == "pd_op.concat") concat(op);
     else if (name == "pd_op.split" || name == "pd_op.split_with_num") split(op);
     else if (name == kCombineOp) combine(op);
     else if (name == "pd_op.slice") slice(op);
     else if (name == "pd_op.embedding" || name == "pd_op.embedding_grad") embedding(op);
     else if (name == "pd_op.layer_norm") layerNorm(op);
+    else if (name == "pd_op.layer_norm_grad") shapedAsOperands(op, {{0, 0}, {0, 5}, {1, 1}, {2, 2}});
+    else if (name == "pd_op.rms_norm_grad") shapedAsOperands(op, {{0, 0}, {0, 6}, {1, 3}, {2, 4}});
     else if (name == "pd_op.full_int_array" || name == "pd_op.shape") pinAll(op->result(0));
     else if (name == "pd_op.cross_entropy_with_softmax") classes(op);
     else if (name == kIfOp) ifOp(op);
@@ -163,13 +171,16 @@ class DimClassBuilder {
     }
   }
 
-  void transpose(const Operation* op) {
+  // out[i] = in[perm[i]]; the grad (transpose_grad(out_grad, perm), Paddle's
+  // backward.yaml) runs it backwards: x_grad[perm[i]] = out_grad[i].
+  void transpose(const Operation* op, bool grad) {
     if (op->numOperands() < 1 || op->numResults() < 1) return;
     const std::vector<int64_t> perm = readIntegers(op, "perm");
-    const Value* in = op->operandValue(0);
-    const Value* out = op->result(0);
-    for (size_t i = 0; i < perm.size() && i < rankOf(out); ++i)
-      if (perm[i] >= 0 && static_cast<size_t>(perm[i]) < rankOf(in)) unite(slot(out, i), slot(in, static_cast<size_t>(perm[i])));
+    const Value* permuted = grad ? op->operandValue(0) : op->result(0);
+    const Value* source = grad ? op->result(0) : op->operandValue(0);
+    for (size_t i = 0; i < perm.size() && i < rankOf(permuted); ++i)
+      if (perm[i] >= 0 && static_cast<size_t>(perm[i]) < rankOf(source))
+        unite(slot(permuted, i), slot(source, static_cast<size_t>(perm[i])));
   }
 
   // A reshape keeps the element count: its dims fall into groups whose
@@ -182,6 +193,18 @@ class DimClassBuilder {
     const Value* out = op->result(0);
     if (op->numOperands() > 1) shapeOperand(op->operandValue(1), out);
     shapeAttribute(op, "shape", out);
+    reshapeDims(op, in, out);
+  }
+
+  // reshape_grad(x or its old xshape, out_grad) -> x_grad: x_grad is shaped
+  // as x, and out_grad reshaped back to it.
+  void reshapeGrad(const Operation* op) {
+    if (op->numOperands() < 2 || op->numResults() < 1) return;
+    uniteAll(op->result(0), op->operandValue(0));
+    reshapeDims(op, op->operandValue(1), op->result(0));
+  }
+
+  void reshapeDims(const Operation* op, const Value* in, const Value* out) {
     const std::vector<int64_t> a = in && in->type ? in->type->dims : std::vector<int64_t>{};
     const std::vector<int64_t> b = out->type ? out->type->dims : std::vector<int64_t>{};
     const bool dynamic = std::find(a.begin(), a.end(), -1) != a.end() || std::find(b.begin(), b.end(), -1) != b.end();
@@ -361,6 +384,18 @@ class DimClassBuilder {
     for (size_t i = 1; i < op->numOperands() && i < 3; ++i)
       relate(op, columns, rankOf(op->operandValue(i)) == 1 ? slot(op->operandValue(i), 0) : -1);
   }
+  // A grad whose results are shaped as some of its operands ({result,
+  // operand} pairs), as a norm's grads are as x, its weight and bias
+  // (backward.yaml: layer_norm_grad(x, scale, bias, mean, variance, out_grad),
+  // rms_norm_grad(x, bias, residual, norm_weight, norm_bias, inv_var,
+  // out_grad)); its per-row statistics are the forward op's results, related
+  // there. Result 0 paired with an operand means out_grad is shaped as x too.
+  void shapedAsOperands(const Operation* op, std::initializer_list<std::pair<size_t, size_t>> pairs) {
+    for (const auto& [result, operand] : pairs)
+      if (result < op->numResults() && operand < op->numOperands())
+        uniteAll(op->result(result), op->operandValue(operand));
+  }
+
   // The dims `parts` multiply to `whole`'s extent: one dim is the same dim.
   void relate(const Operation* op, const std::vector<int32_t>& parts, int32_t whole) {
     if (whole < 0 || parts.empty()) return;

@@ -330,31 +330,57 @@ uint64_t programElements(const Program& program) {
   return total;
 }
 
+namespace {
+
+// A value's dims as `sizer` sizes them.
+ValueDims sizedDims(const DimClasses& dims, const Sizer& sizer) {
+  return [&dims, &sizer](const Value* value) {
+    const int32_t base = dims.valueBase(value);
+    std::vector<int64_t> sizes;
+    for (size_t d = 0; base >= 0 && d < flatDims(value->type).size(); ++d)
+      sizes.push_back(sizer.sizeOf(base + static_cast<int32_t>(d)));
+    return sizes;
+  };
+}
+
+uint64_t elementsSized(const Program& program, const ValueDims& dimsOf) {
+  uint64_t total = 0;
+  walkOps(*program.body(), [&](const Operation* op) {
+    for (size_t i = 0; i < op->numResults(); ++i)
+      total = std::min<uint64_t>(UINT64_MAX / 2, total + elementsOf(dimsOf(op->result(i))));
+  });
+  return total;
+}
+
+// Whether the program after a shrink of 1/factor fits both the element
+// budget and `budget` (false when the shrink cannot keep some relation).
+bool fitsAfter(const Program& program, const DimClasses& dims, int64_t factor, const AutoShrinkBudget& limits) {
+  Sizer sizer(dims, {1, factor});
+  ShrinkResult ignored;
+  if (!sizer.run(&ignored)) return false;
+  const ValueDims dimsOf = sizedDims(dims, sizer);
+  return elementsSized(program, dimsOf) <= kShrinkBudgetElements &&
+         withinBudget(programCost(program, limits.dynamicDim, limits.maxLoopTrips, dimsOf), limits.budget);
+}
+
+}  // namespace
+
 std::optional<uint64_t> elementsAfter(const Program& program, DimScale scale) {
   const DimClasses dims = DimClasses::derive(program);
   Sizer sizer(dims, scale);
   ShrinkResult ignored;
   if (!sizer.run(&ignored)) return std::nullopt;
-  uint64_t total = 0;
-  walkOps(*program.body(), [&](const Operation* op) {
-    for (size_t i = 0; i < op->numResults(); ++i) {
-      const int32_t base = dims.valueBase(op->result(i));
-      std::vector<int64_t> sizes;
-      for (size_t d = 0; base >= 0 && d < flatDims(op->result(i)->type).size(); ++d)
-        sizes.push_back(sizer.sizeOf(base + static_cast<int32_t>(d)));
-      total = std::min<uint64_t>(UINT64_MAX / 2, total + elementsOf(sizes));
-    }
-  });
-  return total;
+  return elementsSized(program, sizedDims(dims, sizer));
 }
 
-int64_t autoShrinkFactor(const Program& program) {
-  if (programElements(program) <= kShrinkBudgetElements) return 1;
+int64_t autoShrinkFactor(const Program& program, const AutoShrinkBudget& limits) {
+  if (programElements(program) <= kShrinkBudgetElements &&
+      withinBudget(programCost(program, limits.dynamicDim, limits.maxLoopTrips), limits.budget))
+    return 1;
+  const DimClasses dims = DimClasses::derive(program);
   int64_t factor = 2;
-  for (; factor < (int64_t{1} << 12); factor *= 2) {
-    const std::optional<uint64_t> after = elementsAfter(program, {1, factor});
-    if (after && *after <= kShrinkBudgetElements) break;
-  }
+  for (; factor < kMaxAutoFactor; factor *= 2)
+    if (fitsAfter(program, dims, factor, limits)) break;
   return factor;
 }
 
@@ -370,10 +396,11 @@ std::optional<ShrinkRequest> parseShrinkRequest(std::string_view text) {
   return ShrinkRequest{ShrinkRequest::Mode::Factor, factor};
 }
 
-ShrinkOutcome shrinkProgram(Program& program, const ShrinkRequest& request, DiagnosticEngine& diagnostics) {
+ShrinkOutcome shrinkProgram(Program& program, const ShrinkRequest& request, DiagnosticEngine& diagnostics,
+                            const AutoShrinkBudget& limits) {
   ShrinkOutcome outcome;
   if (request.mode == ShrinkRequest::Mode::Off) return outcome;
-  outcome.factor = request.mode == ShrinkRequest::Mode::Auto ? autoShrinkFactor(program) : request.factor;
+  outcome.factor = request.mode == ShrinkRequest::Mode::Auto ? autoShrinkFactor(program, limits) : request.factor;
   if (outcome.factor == 1) return outcome;
   const DimScale scale{1, outcome.factor};
   const ShrinkResult result = resizeProgram(program, scale);
@@ -402,8 +429,8 @@ std::string shrinkLine(const ShrinkResult& result, DimScale scale) {
     shown.push_back(fmt::format("{}→{}", from, to));
   }
   const std::string at = scale.down > 1 ? fmt::format("1/{}", scale.down) : fmt::format("{}×", scale.up);
-  if (shown.empty()) return fmt::format("validated at {} scale: no dim could change", at);
-  return fmt::format("validated at {} scale: {}", at, fmt::join(shown, ", "));
+  if (shown.empty()) return fmt::format("at {} scale: no dim could change", at);
+  return fmt::format("at {} scale: {}", at, fmt::join(shown, ", "));
 }
 
 }  // namespace reshardctl

@@ -17,6 +17,7 @@
 #include <utility>
 #include <vector>
 
+#include "interp/work_budget.h"
 #include "ir/diagnostics.h"
 #include "ir/ir.h"
 
@@ -46,13 +47,24 @@ ShrinkResult resizeProgram(Program& program, DimScale scale);
 std::optional<uint64_t> elementsAfter(const Program& program, DimScale scale);
 uint64_t programElements(const Program& program);
 
+// What `--shrink=auto` weighs the program against: validate's --max-work
+// and --max-memory, counted as interp/work_budget.h counts them up front.
+struct AutoShrinkBudget {
+  WorkBudget budget;
+  int64_t dynamicDim = 4;  // the size of a -1 dim
+  int64_t maxLoopTrips = 1;  // a counted loop's body charged at most this often (validate's loop limit)
+};
+
 // `--shrink=auto`: a shrink is chosen when the program's values hold more
 // than this many elements in all (256 MiB of doubles, once serially and
-// once over the ranks), with the smallest power-of-two factor that brings
-// them under it.
+// once over the ranks) or its ops exceed request.budget; the factor is the
+// smallest power of two (the largest scale) that brings the program under
+// both, at most kMaxAutoFactor (past it the budget refuses with the figure).
 inline constexpr uint64_t kShrinkBudgetElements = uint64_t{1} << 25;
-// The factor for `auto`: 1 when the program fits the budget already.
-int64_t autoShrinkFactor(const Program& program);
+inline constexpr int64_t kMaxAutoFactor = int64_t{1} << 12;
+// The factor for `auto`: 1 when the program fits already. Work: one
+// union-find, then O(ops + slots + relations) per power of two tried.
+int64_t autoShrinkFactor(const Program& program, const AutoShrinkBudget& limits);
 
 // What `--shrink` asks: auto (the default), off, or one factor.
 struct ShrinkRequest {
@@ -68,15 +80,17 @@ inline constexpr int64_t kMaxShrinkFactor = int64_t{1} << 20;
 
 // Shrinks `program` as asked and verifies the result. ok false: the error
 // (at the op whose relation could not be kept) is in `diagnostics` and the
-// program must not be run. line: the report's line, "" when not shrunk.
+// program must not be run. line: the report's line after its verb ("at 1/64
+// scale: …", validate's "validated …", run's "run …"), "" when not shrunk.
 struct ShrinkOutcome {
   bool ok = true;
   std::string line;
   int64_t factor = 1;
 };
-ShrinkOutcome shrinkProgram(Program& program, const ShrinkRequest& request, DiagnosticEngine& diagnostics);
+ShrinkOutcome shrinkProgram(Program& program, const ShrinkRequest& request, DiagnosticEngine& diagnostics,
+                            const AutoShrinkBudget& limits = {});
 
-// "validated at 1/64 scale: 4096→64, 11008→172, …" (the first eight).
+// "at 1/64 scale: 4096→64, 11008→172, …" (the first eight).
 std::string shrinkLine(const ShrinkResult& result, DimScale scale);
 
 }  // namespace reshardctl

@@ -18,12 +18,11 @@
 
 namespace reshardctl {
 
-// Loops that run more often than this are not expanded (the check warns and
-// lists their calls unchecked instead).
-inline constexpr int64_t kMaxStaticTrips = 4096;
-
-// The loop's trip count in that form, nullopt for any other loop or one of
-// more than kMaxStaticTrips trips. O(body ops + trips).
-std::optional<int64_t> staticTripCount(const Operation& loop);
+// The loop's trip count in that form, nullopt for any other loop. A count
+// above `cap` means "more than cap" (the count stops at cap + 1; a loop that
+// never ends is one). O(body ops): the count is computed, not run.
+// Used by schedule (which expands such loops) and by validate's up-front
+// work budget (which charges the body once per trip).
+std::optional<int64_t> staticTripCount(const Operation& loop, int64_t cap);
 
 }  // namespace reshardctl

@@ -1,4 +1,4 @@
-#include "schedule/loop_trip_count.h"
+#include "interp/loop_trip_count.h"
 
 #include <string>
 
@@ -10,6 +10,8 @@
 namespace reshardctl {
 
 namespace {
+
+constexpr int64_t kCap = 4096;
 
 // A counted loop: counter from `start`, `step` a trip, while `compare`(counter, limit).
 std::string countedLoop(const std::string& start, const std::string& limit, const std::string& step,
@@ -34,7 +36,7 @@ std::optional<int64_t> tripsOf(const std::string& text) {
   testing::Parsed parsed = testing::parse(text, "loop.ir");
   REQUIRE_MESSAGE(parsed.program, parsed.errors());
   for (const Operation* op : *parsed.program->body())
-    if (op->name() == kWhileOp) return staticTripCount(*op);
+    if (op->name() == kWhileOp) return staticTripCount(*op, kCap);
   FAIL("no pd_op.while");
   return std::nullopt;
 }
@@ -52,10 +54,13 @@ TEST_CASE("loop trip count: counted loops of constants") {
   CHECK(tripsOf(countedLoop("0", "3", "1", "less_than", "1")) == 3);
 }
 
-TEST_CASE("loop trip count: past the bound, or never ending, is not expanded") {
-  CHECK(tripsOf(countedLoop("0", std::to_string(kMaxStaticTrips), "1")) == kMaxStaticTrips);
-  CHECK_FALSE(tripsOf(countedLoop("0", std::to_string(kMaxStaticTrips + 1), "1")).has_value());
-  CHECK_FALSE(tripsOf(countedLoop("0", "3", "0")).has_value());  // a step of 0: forever
+TEST_CASE("loop trip count: past the cap, or never ending, counts cap + 1") {
+  CHECK(tripsOf(countedLoop("0", std::to_string(kCap), "1")) == kCap);
+  CHECK(tripsOf(countedLoop("0", std::to_string(kCap + 1), "1")) == kCap + 1);
+  CHECK(tripsOf(countedLoop("0", "1e12", "1")) == kCap + 1);  // computed, not run
+  CHECK(tripsOf(countedLoop("0", "3", "0")) == kCap + 1);  // a step of 0: forever
+  CHECK(tripsOf(countedLoop("0", "3", "-1")) == kCap + 1);  // moving away from the limit
+  CHECK(tripsOf(countedLoop("0", "5", "2", "not_equal")) == kCap + 1);  // steps over the limit
 }
 
 TEST_CASE("loop trip count: a condition of data is not static") {

@@ -1,6 +1,8 @@
-#include "schedule/loop_trip_count.h"
+#include "interp/loop_trip_count.h"
 
+#include <algorithm>
 #include <array>
+#include <cmath>
 #include <string_view>
 
 #include "interp/op_attributes.h"
@@ -87,6 +89,34 @@ std::optional<size_t> yieldedAs(const Operation& yield, const Value* value) {
   return std::nullopt;
 }
 
+// How many trips a running loop makes: the first k >= 1 at which
+// compare(start + k * step, limit) fails, or cap + 1 when that is past cap
+// or never. The estimate comes from the arithmetic, and the neighbours are
+// tested so that the count is the one running the loop in doubles gives.
+int64_t tripsUntilFalse(const Condition& next, double start, double step, int64_t cap) {
+  const auto stillRunning = [&](int64_t k) { return holds(next.compare, start + static_cast<double>(k) * step, next.limit); };
+  const double distance = next.limit - start;
+  double estimate = HUGE_VAL;  // never ends unless the step moves the counter across the limit
+  switch (next.compare) {
+    case Compare::Less:
+    case Compare::LessEqual:
+      if (step > 0) estimate = distance / step;
+      break;
+    case Compare::Greater:
+    case Compare::GreaterEqual:
+      if (step < 0) estimate = distance / step;
+      break;
+    case Compare::NotEqual:
+      if (step != 0 && distance / step > 0 && distance / step == std::floor(distance / step)) estimate = distance / step;
+      break;
+  }
+  const double capped = static_cast<double>(cap) + 1;
+  int64_t k = std::isfinite(estimate) ? static_cast<int64_t>(std::clamp(std::floor(estimate), 1.0, capped)) : cap + 1;
+  for (int tries = 0; tries < 4 && k > 1 && !stillRunning(k - 1); ++tries) --k;
+  for (int tries = 0; tries < 4 && k <= cap && stillRunning(k); ++tries) ++k;
+  return k <= cap && !stillRunning(k) ? k : cap + 1;
+}
+
 }  // namespace
 
 std::optional<int64_t> staticTripCount(const Operation& loop) {
@@ -111,12 +141,7 @@ std::optional<int64_t> staticTripCount(const Operation& loop) {
   } else {
     return std::nullopt;
   }
-  int64_t trips = 0;
-  for (double counter = *start; running; running = holds(next->compare, counter, next->limit)) {
-    if (++trips > kMaxStaticTrips) return std::nullopt;
-    counter += *step;
-  }
-  return trips;
+  return running ? tripsUntilFalse(*next, *start, *step, cap) : 0;
 }
 
 }  // namespace reshardctl
