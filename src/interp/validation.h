@@ -23,7 +23,7 @@
 
 #include "exec/execution_backend.h"
 #include "interp/tensor.h"
-#include "interp/work_budget.h"
+#include "interp/budget/work_budget.h"
 #include "ir/ir.h"
 #include "reshard/cost_model.h"
 

@@ -9,7 +9,7 @@
 #include "interp/tensor.h"
 #include "ir/dtype.h"
 #include "report/diagnostic_formats.h"
-#include "interp/loop_trip_count.h"
+#include "interp/budget/loop_trip_count.h"
 #include "support/op_names.h"
 
 namespace reshardctl {

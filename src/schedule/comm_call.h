@@ -60,7 +60,7 @@ bool sameCollective(const CommCall& a, const CommCall& b);
 // The communication calls of `program` in print order. A pd_op.if whose
 // condition is a constant (a pd_op.full, the same on every rank) is
 // expanded: only its taken branch's calls count. A pd_op.while counted by
-// constants (interp/loop_trip_count.h: at most kMaxStaticTrips trips) is expanded:
+// constants (interp/budget/loop_trip_count.h: at most kMaxStaticTrips trips) is expanded:
 // its body's calls once per trip, up to kMaxExpandedOpVisits op visits in
 // all the program's expansions. A call inside any other pd_op.if or
 // pd_op.while is kept with inControlFlow set and a warning

@@ -159,10 +159,14 @@ for _ in range(8000):
         "$loop" >"$work/matmul_loop.ir"
     grep -q '"pd_op.matmul" (%arg_1, %arg_1)' "$work/matmul_loop.ir" || fail "the test program was not made"
     # It states its 9,999 trips, so it is refused before anything runs: 9,999 x 2 x 512^3 units.
-    timeout 10 "$tool" validate "$work/matmul_loop.ir" 2>"$work/err"
+    # --shrink=off: the budget itself (auto would validate a smaller copy, as checked below)
+    timeout 10 "$tool" validate --shrink=off "$work/matmul_loop.ir" 2>"$work/err"
     [ $? -eq 2 ] || { cat "$work/err"; fail "the matmul loop was not refused (exit 2)"; }
     grep -q "need 2.68e+12 units of work, more than --max-work=2000000000" "$work/err" ||
       { cat "$work/err"; fail "not refused up front with the figure"; }
+    timeout 60 "$tool" validate "$work/matmul_loop.ir" >"$work/out" 2>&1 ||
+      { cat "$work/out"; fail "--shrink=auto did not validate a smaller copy of the matmul loop"; }
+    grep -q "^validated at 1/[0-9]* scale: 512→" "$work/out" || { cat "$work/out"; fail "no shrink line"; }
     sed 's/512/11585/g; s/value:(Float)9999}/value:(Float)1}/' "$work/matmul_loop.ir" >"$work/huge.ir"
     timeout 10 "$tool" validate --max-work 0 "$work/huge.ir" 2>"$work/err"
     [ $? -eq 2 ] || { cat "$work/err"; fail "an 11585x11585 matmul was not refused up front"; }
@@ -172,7 +176,7 @@ for _ in range(8000):
   validate-nested-loops)  # three nested 9,999-trip loops (10^12 runs of the body) are refused up front
     nested_loops 9999 >"$work/nested.ir"
     start=$(date +%s%N)
-    timeout 10 "$tool" validate "$work/nested.ir" 2>"$work/err"
+    timeout 10 "$tool" validate --shrink=off "$work/nested.ir" 2>"$work/err"
     [ $? -eq 2 ] || { cat "$work/err"; fail "the nested loops were not refused (exit 2)"; }
     ms=$((($(date +%s%N) - start) / 1000000))
     [ "$ms" -lt 5000 ] || fail "the refusal took $ms ms: not up front"
@@ -192,8 +196,8 @@ for _ in range(8000):
       echo "    (%0) = \"pd_op.full\" () {dtype:(pd_op.DataType)float32,$d,result(0):{dims_maping:[-1,-1]}},place:(pd_op.Place)Place(cpu),shape:(pd_op.IntArray)[1024,1024],stop_gradient:[true],value:(Float)1} : () -> $t"
       echo "    (%1) = \"pd_op.relu\" (%0) {$d,operand(0):{dims_maping:[-1,-1]},result(0):{dims_maping:[-1,-1]}},stop_gradient:[false]} : ($t) -> $t"
       echo '}'; } >"$work/ranks.ir"
-    if [ -n "${SANITIZED:-}" ]; then timeout 20 "$tool" validate "$work/ranks.ir" >"$work/out" 2>"$work/err"
-    else (ulimit -v 2000000; exec timeout 20 "$tool" validate "$work/ranks.ir") >"$work/out" 2>"$work/err"; fi
+    if [ -n "${SANITIZED:-}" ]; then timeout 20 "$tool" validate --shrink=off "$work/ranks.ir" >"$work/out" 2>"$work/err"
+    else (ulimit -v 2000000; exec timeout 20 "$tool" validate --shrink=off "$work/ranks.ir") >"$work/out" 2>"$work/err"; fi
     status=$?
     [ $status -eq 2 ] || { cat "$work/out" "$work/err"; fail "4,096 ranks exited $status, expected 2"; }
     grep -q "more than --max-memory=" "$work/err" || { cat "$work/err"; fail "not refused up front for memory"; }

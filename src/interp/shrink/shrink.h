@@ -17,7 +17,7 @@
 #include <utility>
 #include <vector>
 
-#include "interp/work_budget.h"
+#include "interp/budget/work_budget.h"
 #include "ir/diagnostics.h"
 #include "ir/ir.h"
 
@@ -48,7 +48,7 @@ std::optional<uint64_t> elementsAfter(const Program& program, DimScale scale);
 uint64_t programElements(const Program& program);
 
 // What `--shrink=auto` weighs the program against: validate's --max-work
-// and --max-memory, counted as interp/work_budget.h counts them up front.
+// and --max-memory, counted as interp/budget/work_budget.h counts them up front.
 struct AutoShrinkBudget {
   WorkBudget budget;
   int64_t dynamicDim = 4;  // the size of a -1 dim

@@ -1,4 +1,4 @@
-#include "interp/loop_trip_count.h"
+#include "interp/budget/loop_trip_count.h"
 
 #include <algorithm>
 #include <array>
@@ -119,7 +119,7 @@ int64_t tripsUntilFalse(const Condition& next, double start, double step, int64_
 
 }  // namespace
 
-std::optional<int64_t> staticTripCount(const Operation& loop) {
+std::optional<int64_t> staticTripCount(const Operation& loop, int64_t cap) {
   if (loop.name() != kWhileOp || loop.regions().size() != 1 || loop.numOperands() == 0) return std::nullopt;
   const Block& body = *loop.regions()[0];
   const Operation* yield = body.back();

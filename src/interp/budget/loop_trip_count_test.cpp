@@ -1,4 +1,4 @@
-#include "interp/loop_trip_count.h"
+#include "interp/budget/loop_trip_count.h"
 
 #include <string>
 

@@ -1,4 +1,4 @@
-#include "interp/work_budget.h"
+#include "interp/budget/work_budget.h"
 
 #include <algorithm>
 #include <limits>
@@ -6,7 +6,7 @@
 
 #include <fmt/format.h>
 
-#include "interp/loop_trip_count.h"
+#include "interp/budget/loop_trip_count.h"
 #include "ir/type.h"
 #include "support/failure.h"
 
@@ -82,18 +82,8 @@ uint64_t workOf(const Operation& op, const DimsReader& reader) {
 
 std::string units(uint64_t work) { return fmt::format("{:.3g}", static_cast<double>(work)); }
 
-}  // namespace
-
-uint64_t opWork(const Operation& op, int64_t dynamicDim) { return workOf(op, DimsReader{dynamicDim, nullptr}); }
-
-ProgramCost programCost(const Program& program, int64_t dynamicDim, int64_t maxLoopTrips, const ValueDims& dims) {
-  ProgramCost cost;
-  addBlockCost(*program.body(), 1, maxLoopTrips, DimsReader{dynamicDim, &dims}, cost);
-  return cost;
-}
-
 // The cost of running `block` `runs` times: each counted loop's body
-// (interp/loop_trip_count.h) as often as it states, at most `maxTrips`
+// (interp/budget/loop_trip_count.h) as often as it states, at most `maxTrips`
 // (where validate stops a loop); any other region once per run.
 void addBlockCost(const Block& block, uint64_t runs, int64_t maxTrips, const DimsReader& reader, ProgramCost& cost) {
   for (const Operation* op : block) {
@@ -108,6 +98,17 @@ void addBlockCost(const Block& block, uint64_t runs, int64_t maxTrips, const Dim
       addBlockCost(*region, times(runs, static_cast<uint64_t>(trips)), maxTrips, reader, cost);
   }
 }
+
+}  // namespace
+
+uint64_t opWork(const Operation& op, int64_t dynamicDim) { return workOf(op, DimsReader{dynamicDim, nullptr}); }
+
+ProgramCost programCost(const Program& program, int64_t dynamicDim, int64_t maxLoopTrips, const ValueDims& dims) {
+  ProgramCost cost;
+  addBlockCost(*program.body(), 1, maxLoopTrips, DimsReader{dynamicDim, &dims}, cost);
+  return cost;
+}
+
 
 bool withinBudget(const ProgramCost& cost, const WorkBudget& budget) {
   return (budget.maxWork == 0 || cost.work <= budget.maxWork) &&
