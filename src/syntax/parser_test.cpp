@@ -324,6 +324,31 @@ TEST_CASE("value numbers far apart or with leading zeros are names, not slots (f
 
 namespace reshardctl {
 
+TEST_CASE("the spring-2024 bare fusion and group: body two spaces past the op's indent, closed by ' }'") {
+  // FusionOp::Print / GroupOp::Print: `os << " = " << name()`, `"\n  "` before
+  // each body op (PrintOperation then writes the indentation), `" \n }"`.
+  const std::string text =
+      "{\n"
+      "    (%0) = \"pd_op.full\" () {} : () -> tensor<f32>\n"
+      "    (%1) = cinn_op.fusion (%0) -> tensor<f32> {\n"
+      "      (%2) = \"pd_op.exp\" (%0) {} : (tensor<f32>) -> tensor<f32>\n"
+      "      () = \"cf.yield\" (%2) {} : (tensor<f32>) ->  \n"
+      " }\n"
+      "    () = cinn_op.group () ->  {\n"
+      "      () = \"cf.yield\" () {} : () ->  \n"
+      " }\n"
+      "}\n";
+  testing::Parsed parsed = testing::parse(text);
+  REQUIRE_MESSAGE(parsed.program, parsed.errors());
+  const Operation* fusion = parsed.program->body()->front()->next();
+  CHECK(fusion->name() == "cinn_op.fusion");
+  CHECK(fusion->regionSyntax() == RegionSyntax::Group);
+  CHECK(fusion->headerSpelling().unquotedName);
+  CHECK(printProgramToString(*parsed.program) == text);
+  // `cinn_op.fusionx` is no bare name: an op name is quoted.
+  CHECK_FALSE(testing::parse("{\n    (%0) = cinn_op.fusionx () -> tensor<f32> {\n }\n}\n").program);
+}
+
 TEST_CASE("a region op without attributes: the space before '{' prints back as read") {
   // GroupOp::Print writes " -> ", the types, " {": with no results `->  {`.
   const std::string body =
