@@ -102,7 +102,10 @@ int runList(const ListOptions& options, Reporter& reporter) {
         }
         const SourceFile* source = input.file->source.get();
         diagnostics.setSource(source);
-        const std::vector<FoundProgram>& programs = input.file->programs;
+        // With --fragment, a file of op lines is listed whole, as it is read.
+        const bool wholeFragment = input.file->programs.empty() && input.file->fragment;
+        const std::vector<FoundProgram> programs =
+            wholeFragment ? std::vector<FoundProgram>{wholeTextAsFragment(source->text())} : input.file->programs;
         int status = kExitOk;
         if (programs.empty()) {
           diagnostics.error("no program found in '" + source->name() + "': " + whyNoProgram(source->text()))
@@ -112,7 +115,7 @@ int runList(const ListOptions& options, Reporter& reporter) {
         document["files"].push_back({{"file", source->name()}, {"programs", programsJson(*source, programs)}});
         std::vector<ProgramReshards> reshards;
         for (size_t i = 1; options.reshards && i <= programs.size(); ++i) {
-          reshards.push_back(reshardsOf(input.file, i, options, diagnostics));
+          reshards.push_back(reshardsOf(input.file, wholeFragment ? 0 : i, options, diagnostics));
           Json& entry = document["files"].back()["programs"][i - 1];
           entry["reshards"] = reshards.back().existing;
           entry["apply_would_insert"] = reshards.back().needed;
