@@ -84,6 +84,34 @@ TEST_CASE("ops without a kernel are listed once per name; what they feed is not 
         "not)");
 }
 
+TEST_CASE("cf.stack_create's stacks hand each pop what its push saw, serially and on every rank") {
+  // The partial that tuple_pop hands on reaches the relu unresharded: found there.
+  const Validated before = validateFile("tests/golden/pass/stack_alias_dist.ir", false);
+  CHECK(before.outcome.notSimulated.empty());
+  REQUIRE(before.outcome.divergences.size() == 1);
+  CHECK(before.outcome.divergences.front().op->name() == "pd_op.relu");
+  const Validated after = validateFile("tests/golden/pass/stack_alias_dist.ir", true);
+  CHECK(after.outcome.notSimulated.empty());
+  CHECK(after.outcome.divergences.empty());
+  CHECK(after.outcome.matchedOps == after.outcome.totalOps);
+}
+
+TEST_CASE("a pop from an empty stack is not simulated, and what it feeds is not checked") {
+  const std::string text =
+      "{\n"
+      "    (%stack_0, %inlet_0, %outlet_0) = \"cf.stack_create\" () {} : () -> cf.stack, cf.inlet, cf.outlet\n"
+      "    (%0) = \"cf.tuple_pop\" (%outlet_0) {} : (cf.outlet) -> builtin.tensor<4xf32>\n"
+      "    (%1) = \"pd_op.relu\" (%0) {stop_gradient:[false]} : (builtin.tensor<4xf32>) -> builtin.tensor<4xf32>\n"
+      "}\n";
+  testing::Parsed parsed = testing::parse(text);
+  REQUIRE_MESSAGE(parsed.program, parsed.errors());
+  auto backend = makeCpuBackend();
+  const ValidationOutcome outcome = validateProgram(*parsed.program, *backend, ValidateOptions{});
+  REQUIRE(outcome.notSimulated.size() == 1);
+  CHECK(outcome.notSimulated.front().reason == "it pops an empty stack");
+  CHECK(outcome.dependentOps == 1);
+}
+
 TEST_CASE("a while loop runs its body until its replicated condition fails") {
   const Validated v = validateFile("tests/golden/validate/while_loop.ir", false);
   CHECK(v.outcome.divergences.empty());
