@@ -36,6 +36,19 @@ std::string shapeDisagreement(const Operation& op, const std::vector<std::option
   return {};
 }
 
+// The bytes a value's state holds: its serial tensor and every rank's piece.
+uint64_t heldBytes(const ValueState& state) {
+  auto bytes = [](const Tensor& t) {
+    uint64_t n = t.data.size() * sizeof(double);
+    for (const Tensor& item : t.items) n += item.data.size() * sizeof(double);
+    return n;
+  };
+  uint64_t total = bytes(state.serial);
+  for (const std::optional<Tensor>& piece : state.ranks)
+    if (piece) total += bytes(*piece);
+  return total;
+}
+
 }  // namespace
 
 Interpreter::Interpreter(const Program& program, ExecutionBackend& backend, const ValidateOptions& options)
@@ -357,6 +370,12 @@ void Interpreter::runStackOp(const Operation& op) {
     std::vector<ValueState>& tuple = stack.emplace_back();
     for (size_t i = 1; i < op.numOperands(); ++i)
       tuple.push_back(op.operandValue(i) ? values_.at(op.operandValue(i)) : ValueState{});
+    for (const ValueState& state : tuple) stackBytes_ += heldBytes(state);
+    const uint64_t limit = options_.budget.maxMemoryBytes;
+    if (limit != 0 && stackBytes_ > limit) {  // the tuple stays, unknown, so later pops still pair up
+      for (ValueState& state : tuple) stackBytes_ -= heldBytes(state), state = ValueState{};
+      return notSimulated(op, fmt::format("its stacks would hold more than --max-memory ({} bytes)", limit));
+    }
     return setStatus(Status::Matched);
   }
   if (stack.empty() || stack.back().size() != op.numResults()) {
@@ -365,6 +384,7 @@ void Interpreter::runStackOp(const Operation& op) {
   }
   bool known = true;
   for (size_t i = 0; i < op.numResults(); ++i) {
+    stackBytes_ -= heldBytes(stack.back()[i]);
     known = known && stack.back()[i].known;
     values_.at(op.result(i)) = std::move(stack.back()[i]);
   }

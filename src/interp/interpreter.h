@@ -82,9 +82,10 @@ class Interpreter {
   std::unordered_map<std::string, size_t> notSimulatedIndex_;
   // cf.stack_create's stacks: each stack, inlet and outlet value → its stack;
   // a stack holds the states of each tuple pushed (copies: the pushed values
-  // live on), at most one per tuple_push run, which the work budget charges.
+  // live on), together at most --max-memory bytes (stackBytes_).
   std::unordered_map<const Value*, size_t> stackOf_;
   std::vector<std::vector<std::vector<ValueState>>> stacks_;
+  uint64_t stackBytes_ = 0;
   // The top-level values to release after top-level op i:
   // releaseValues_[releaseStart_[i] .. releaseStart_[i + 1]).
   std::vector<uint32_t> releaseStart_;

@@ -29,6 +29,14 @@ Validated validateFile(const std::string& path, bool apply, ValidateOptions opti
   return v;
 }
 
+// `text` parsed (it must parse) and validated.
+ValidationOutcome validateText(const std::string& text, const ValidateOptions& options = {}) {
+  testing::Parsed parsed = testing::parse(text);
+  REQUIRE_MESSAGE(parsed.program, parsed.errors());
+  auto backend = makeCpuBackend();
+  return validateProgram(*parsed.program, *backend, options);
+}
+
 size_t lineOf(const Validated& v, const Divergence& d) { return v.parsed.source->lineCol(d.op->location()).line; }
 
 }  // namespace
@@ -103,13 +111,32 @@ TEST_CASE("a pop from an empty stack is not simulated, and what it feeds is not 
       "    (%0) = \"cf.tuple_pop\" (%outlet_0) {} : (cf.outlet) -> builtin.tensor<4xf32>\n"
       "    (%1) = \"pd_op.relu\" (%0) {stop_gradient:[false]} : (builtin.tensor<4xf32>) -> builtin.tensor<4xf32>\n"
       "}\n";
-  testing::Parsed parsed = testing::parse(text);
-  REQUIRE_MESSAGE(parsed.program, parsed.errors());
-  auto backend = makeCpuBackend();
-  const ValidationOutcome outcome = validateProgram(*parsed.program, *backend, ValidateOptions{});
+  const ValidationOutcome outcome = validateText(text);
   REQUIRE(outcome.notSimulated.size() == 1);
   CHECK(outcome.notSimulated.front().reason == "it pops an empty stack");
   CHECK(outcome.dependentOps == 1);
+}
+
+TEST_CASE("what stacks hold is bounded by --max-memory: the push past it is not simulated, pops still pair up") {
+  const std::string text =
+      "{\n"
+      "    (%0) = \"pd_op.data\" () {dtype:(pd_op.DataType)float32,name:\"x\",place:(pd_op.Place)Place(undefined:0),"
+      "shape:(pd_op.IntArray)[4],stop_gradient:[false]} : () -> builtin.tensor<4xf32>\n"
+      "    (%stack_0, %inlet_0, %outlet_0) = \"cf.stack_create\" () {} : () -> cf.stack, cf.inlet, cf.outlet\n"
+      "    () = \"cf.tuple_push\" (%inlet_0, %0) {} : (cf.inlet, builtin.tensor<4xf32>) -> \n"
+      "    () = \"cf.tuple_push\" (%inlet_0, %0) {} : (cf.inlet, builtin.tensor<4xf32>) -> \n"
+      "    (%1) = \"cf.tuple_pop\" (%outlet_0) {} : (cf.outlet) -> builtin.tensor<4xf32>\n"
+      "    (%2) = \"cf.tuple_pop\" (%outlet_0) {} : (cf.outlet) -> builtin.tensor<4xf32>\n"
+      "}\n";
+  ValidateOptions options;
+  options.budget.maxMemoryBytes = 124;  // the values fit up front (120 bytes); one pushed copy of x (serial
+                                        // and its rank: 2 x 4 doubles, 64 bytes) fits, two do not
+  const ValidationOutcome outcome = validateText(text, options);
+  REQUIRE(outcome.notSimulated.size() == 1);
+  CHECK(outcome.notSimulated.front().op == "cf.tuple_push");
+  CHECK(outcome.notSimulated.front().reason.find("--max-memory") != std::string::npos);
+  CHECK(outcome.dependentOps == 1);  // the first pop takes the second push's unknown tuple
+  CHECK(outcome.divergences.empty());
 }
 
 TEST_CASE("a while loop runs its body until its replicated condition fails") {

@@ -188,7 +188,7 @@ class Printer {
       const Value* v = op.operandValue(i);
       type(v ? v->type : nullptr);
     }
-    out_ += ") -> "sv;
+    out_ += op.headerSpelling().arrowBlankTaken && op.numResults() == 0 ? ") ->"sv : ") -> "sv;
     resultTypes(op);
   }
 
@@ -233,8 +233,11 @@ class Printer {
   // In 2023 the newline alone (PrintOpResult's " (" indents); FusionOp::Print
   // and GroupOp::Print of spring 2024 `os << "\n  "` before PrintOperation,
   // which writes the current indentation: two spaces past the group's own.
+  // An editor that took the blank ending the last op's `-> ` took the
+  // group's too: they end the same line.
   void bareGroupBody(const Operation& op, size_t width) {
     for (const Block* block : op.regions()) {
+      bool blanksTaken = false;
       for (const Operation* inner : *block) {
         out_ += '\n';
         blankLinesBefore(*inner);
@@ -244,8 +247,9 @@ class Printer {
           out_ += "  "sv;
           printOp(*inner, width);
         }
+        blanksTaken = inner->headerSpelling().arrowBlankTaken && inner->numResults() == 0;
       }
-      out_ += " \n"sv;
+      out_ += blanksTaken ? "\n"sv : " \n"sv;
       blankLinesAtEnd(*block);
       out_ += " }"sv;
     }
