@@ -149,11 +149,13 @@ struct results_close : one< ')' > {};
 struct op_equals : one< '=' > {};
 struct quoted_op_name : seq< one< '"' >, plus< not_one< '"', '\n', '\r' > >, one< '"' > > {};
 // Custom printers that wrote name() bare: IfOp::Print until May 2024
-// (`= pd_op.if (`, control_flow_op.cc) and the 2023 GroupOp::Print
-// (`os << " = " << name();`, paddle/cinn/hlir/dialect/operator/ir/manual_op.cc).
+// (`= pd_op.if (`, control_flow_op.cc), GroupOp::Print from 2023 and
+// FusionOp::Print of spring 2024 (`os << " = " << name();`,
+// paddle/cinn/hlir/dialect/operator/ir/manual_op.cc; docs/format.md).
 struct legacy_if_name : seq< TAO_PEGTL_STRING("pd_op.if"), not_at< identifier_char > > {};
 struct legacy_group_name : seq< TAO_PEGTL_STRING("cinn_op.group"), not_at< identifier_char > > {};
-struct unquoted_op_name : sor< legacy_if_name, legacy_group_name > {};
+struct legacy_fusion_name : seq< TAO_PEGTL_STRING("cinn_op.fusion"), not_at< identifier_char > > {};
+struct unquoted_op_name : sor< legacy_if_name, legacy_group_name, legacy_fusion_name > {};
 struct op_name : sor< quoted_op_name, unquoted_op_name > {};
 // ` [id:963]` after the name: printed under FLAGS_pir_debug / FLAGS_print_ir.
 struct op_id_number : plus< digit > {};

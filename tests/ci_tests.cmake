@@ -30,6 +30,11 @@ add_cli_case(diff.ignore-attr 1 ${DIFF_DIR}/attrs-ignore-op_role.expected
 add_cli_case(diff.ignore-attr-twice 0 -
              diff --ignore-attr op_role --ignore-attr stop_gradient ${BEFORE} ${DIFF_DIR}/seed_before_attrs.ir)
 add_cli_case(diff.missing-file 2 - diff ${BEFORE} ${DIFF_DIR}/no-such-file.ir)
+# The forms printers wrote: a spring-2024 cinn_op.fusion body, cf.stack_create's aliases.
+add_cli_case(diff.fusion-spring-2024 1 ${DIFF_DIR}/fusion_spring_2024.expected
+             diff tests/golden/pass/fusion_spring_2024.ir tests/golden/pass/fusion_spring_2024.expected.ir)
+add_cli_case(diff.stack-aliases 1 ${DIFF_DIR}/stack_alias_dist.expected
+             diff tests/golden/pass/stack_alias_dist.ir tests/golden/pass/stack_alias_dist.expected.ir)
 add_cli_case(diff.bad-input 2 - diff ${BEFORE} tests/golden/errors/bad-truncated.ir)
 add_cli_case(diff.one-argument 2 - diff ${BEFORE})
 

@@ -49,6 +49,7 @@ golden_kind(pass.{}               pass        tests/golden/pass/*.ir        test
 golden_kind(roundtrip.sample.{}   roundtrip   samples/*.ir)
 golden_kind(roundtrip.pass.{}     roundtrip   tests/golden/pass/*.ir)
 golden_kind(roundtrip.{}          roundtrip   tests/golden/roundtrip/*.ir)
+golden_kind(roundtrip.real.{}     roundtrip   tests/golden/real/*.ir)  # real dumps, sources in its README
 golden_kind(error.{}              error       tests/golden/errors/*.ir      tests/golden/errors/{}.stderr)
 golden_kind(error.log.bad-{}      error       tests/golden/logs/bad-*.log   tests/golden/logs/bad-{}.stderr)
 golden_kind(verify.{}             verify      tests/golden/verify/*.ir      tests/golden/verify/{}.stderr)

@@ -61,6 +61,12 @@ add_test(NAME cli.log.in-place-and-run
 # is not part of it: listed, read without it, written back with it.
 add_log_case(list-prefixed 0 ${LOGS}/prefixed_rank.list.txt list ${LOGS}/prefixed_rank.log)
 add_log_case(apply-prefixed 0 ${LOGS}/prefixed_rank.program.ir apply ${LOGS}/prefixed_rank.log)
+# The module line and the pass banner carry the prefix too: the module line
+# is the program's first line, the banner its label; -i keeps the prefixes.
+add_log_case(list-prefixed-module 0 ${LOGS}/prefixed_module.list.txt list ${LOGS}/prefixed_module.log)
+add_test(NAME cli.log.in-place-prefixed-module
+         COMMAND ${CMAKE_SOURCE_DIR}/tests/log_in_place.sh $<TARGET_FILE:reshardctl>
+                 ${CMAKE_SOURCE_DIR}/${LOGS}/prefixed_module.log 1 ${CMAKE_SOURCE_DIR}/${LOGS}/prefixed_module.program.ir)
 add_test(NAME cli.log.in-place-prefixed
          COMMAND ${CMAKE_SOURCE_DIR}/tests/log_in_place.sh $<TARGET_FILE:reshardctl>
                  ${CMAKE_SOURCE_DIR}/${LOGS}/prefixed_rank.log 1 ${CMAKE_SOURCE_DIR}/${LOGS}/prefixed_rank.program.ir)
@@ -77,6 +83,23 @@ foreach(fragment ops_with_elisions if_op_alone dist_ops)
 endforeach()
 add_cli_case(fragment.apply 0 ${FRAGMENTS}/dist_ops.expected.ir apply --fragment ${FRAGMENTS}/dist_ops.ir)
 add_cli_case(fragment.verify 0 - verify --fragment ${FRAGMENTS}/dist_ops.ir)
+# Every reader takes --fragment (tool/input_files.h addFragmentFlag), and
+# without it says what the text is.
+add_cli_case(fragment.plan 0 ${FRAGMENTS}/dist_ops.plan.txt plan --apply --fragment ${FRAGMENTS}/dist_ops.ir)
+add_cli_case(fragment.plan-without-flag 1 - plan --apply ${FRAGMENTS}/dist_ops.ir)
+add_cli_case(fragment.diff 1 ${FRAGMENTS}/dist_ops.diff.txt
+             diff --fragment ${FRAGMENTS}/dist_ops.ir ${FRAGMENTS}/dist_ops.expected.ir)
+add_cli_case(fragment.diff-without-flag 2 - diff ${FRAGMENTS}/dist_ops.ir ${FRAGMENTS}/dist_ops.expected.ir)
+add_cli_case(fragment.validate 0 ${FRAGMENTS}/dist_ops.validate.txt validate --apply --fragment ${FRAGMENTS}/dist_ops.ir)
+add_cli_case(fragment.run 0 - run --apply --fragment ${FRAGMENTS}/dist_ops.ir -o /dev/null)
+add_cli_case(fragment.run-without-flag 1 - run --apply ${FRAGMENTS}/dist_ops.ir -o /dev/null)
+add_cli_case(fragment.lower 0 ${FRAGMENTS}/dist_ops.lower.txt lower --all-ranks --apply --fragment ${FRAGMENTS}/dist_ops.ir)
+add_cli_case(fragment.lower-without-flag 1 - lower --all-ranks --apply ${FRAGMENTS}/dist_ops.ir)
+add_cli_case(fragment.schedule 0 ${FRAGMENTS}/dist_ops.schedule.txt
+             schedule --fragment ${FRAGMENTS}/dist_ops_rank0.ir ${FRAGMENTS}/dist_ops_rank1.ir)
+add_cli_case(fragment.schedule-without-flag 1 - schedule ${FRAGMENTS}/dist_ops_rank0.ir ${FRAGMENTS}/dist_ops_rank1.ir)
+add_cli_case(fragment.list 0 ${FRAGMENTS}/dist_ops.list.txt list --fragment --reshards ${FRAGMENTS}/dist_ops.ir)
+add_cli_case(fragment.list-without-flag 1 - list ${FRAGMENTS}/dist_ops.ir)
 
 # FILE#N names a log's program wherever an input is named (diff, --compare);
 # under several inputs or -r, --program filters: files without a match, or

@@ -36,6 +36,19 @@ std::string shapeDisagreement(const Operation& op, const std::vector<std::option
   return {};
 }
 
+// The bytes a value's state holds: its serial tensor and every rank's piece.
+uint64_t heldBytes(const ValueState& state) {
+  auto bytes = [](const Tensor& t) {
+    uint64_t n = t.data.size() * sizeof(double);
+    for (const Tensor& item : t.items) n += item.data.size() * sizeof(double);
+    return n;
+  };
+  uint64_t total = bytes(state.serial);
+  for (const std::optional<Tensor>& piece : state.ranks)
+    if (piece) total += bytes(*piece);
+  return total;
+}
+
 }  // namespace
 
 Interpreter::Interpreter(const Program& program, ExecutionBackend& backend, const ValidateOptions& options)
@@ -113,6 +126,7 @@ void Interpreter::runOp(const Operation& op) {
 void Interpreter::dispatch(const Operation& op) {
   const std::string_view opName = op.name();
   if (opName == kYieldOp) return setStatus(Status::Matched);  // the enclosing op reads its operands
+  if (opName == kStackCreateOp || opName == kTuplePushOp || opName == kTuplePopOp) return runStackOp(op);
   if (!operandsKnown(op)) {
     setStatus(Status::Dependent);
     return markUnknown(op);
@@ -330,6 +344,52 @@ void Interpreter::runWhile(const Operation& op) {
   }
   for (size_t k = 0; k < op.numResults() && k < current.size(); ++k) values_.at(op.result(k)) = current[k];
   setStatus(Status::Matched);
+}
+
+// A stack moves values, serial and every rank's pieces alike: a pop hands
+// back the states its push saw (checked when they were made), so the
+// backward's ops are checked on the forward's values (StackCreateOp,
+// TuplePushOp, TuplePopOp in paddle/pir/src/dialect/control_flow/ir/cf_op.cc).
+void Interpreter::runStackOp(const Operation& op) {
+  if (op.name() == kStackCreateOp) {
+    for (size_t i = 0; i < op.numResults(); ++i) {
+      stackOf_[op.result(i)] = stacks_.size();
+      values_.at(op.result(i)).known = true;  // a handle: its users are not held back
+    }
+    stacks_.emplace_back();
+    return setStatus(Status::Matched);
+  }
+  const Value* handle = op.numOperands() > 0 ? op.operandValue(0) : nullptr;
+  const auto found = handle ? stackOf_.find(handle) : stackOf_.end();
+  if (found == stackOf_.end()) {
+    notSimulated(op, "its inlet or outlet comes from no cf.stack_create run before it");
+    return markUnknown(op);
+  }
+  std::vector<std::vector<ValueState>>& stack = stacks_[found->second];
+  if (op.name() == kTuplePushOp) {
+    std::vector<ValueState>& tuple = stack.emplace_back();
+    for (size_t i = 1; i < op.numOperands(); ++i)
+      tuple.push_back(op.operandValue(i) ? values_.at(op.operandValue(i)) : ValueState{});
+    for (const ValueState& state : tuple) stackBytes_ += heldBytes(state);
+    const uint64_t limit = options_.budget.maxMemoryBytes;
+    if (limit != 0 && stackBytes_ > limit) {  // the tuple stays, unknown, so later pops still pair up
+      for (ValueState& state : tuple) stackBytes_ -= heldBytes(state), state = ValueState{};
+      return notSimulated(op, fmt::format("its stacks would hold more than --max-memory ({} bytes)", limit));
+    }
+    return setStatus(Status::Matched);
+  }
+  if (stack.empty() || stack.back().size() != op.numResults()) {
+    notSimulated(op, stack.empty() ? "it pops an empty stack" : "it pops a tuple of another size than was pushed");
+    return markUnknown(op);
+  }
+  bool known = true;
+  for (size_t i = 0; i < op.numResults(); ++i) {
+    stackBytes_ -= heldBytes(stack.back()[i]);
+    known = known && stack.back()[i].known;
+    values_.at(op.result(i)) = std::move(stack.back()[i]);
+  }
+  stack.pop_back();
+  setStatus(known ? Status::Matched : Status::Dependent);
 }
 
 std::vector<size_t> Interpreter::executingRanks(const Operation& op) {

@@ -38,6 +38,7 @@ class Interpreter {
   void runReshard(const Operation& op);
   void runIf(const Operation& op);
   void runWhile(const Operation& op);
+  void runStackOp(const Operation& op);  // cf.stack_create, cf.tuple_push, cf.tuple_pop
   void runProgramInputs(const Block& body);
 
   // Runs the kernel on every rank of `ranks`; false when a rank cannot run it.
@@ -79,6 +80,12 @@ class Interpreter {
   std::array<size_t, 5> topCounts_{};
   std::unordered_map<const Operation*, Status> nestedStatus_;
   std::unordered_map<std::string, size_t> notSimulatedIndex_;
+  // cf.stack_create's stacks: each stack, inlet and outlet value → its stack;
+  // a stack holds the states of each tuple pushed (copies: the pushed values
+  // live on), together at most --max-memory bytes (stackBytes_).
+  std::unordered_map<const Value*, size_t> stackOf_;
+  std::vector<std::vector<std::vector<ValueState>>> stacks_;
+  uint64_t stackBytes_ = 0;
   // The top-level values to release after top-level op i:
   // releaseValues_[releaseStart_[i] .. releaseStart_[i + 1]).
   std::vector<uint32_t> releaseStart_;

@@ -29,6 +29,14 @@ Validated validateFile(const std::string& path, bool apply, ValidateOptions opti
   return v;
 }
 
+// `text` parsed (it must parse) and validated.
+ValidationOutcome validateText(const std::string& text, const ValidateOptions& options = {}) {
+  testing::Parsed parsed = testing::parse(text);
+  REQUIRE_MESSAGE(parsed.program, parsed.errors());
+  auto backend = makeCpuBackend();
+  return validateProgram(*parsed.program, *backend, options);
+}
+
 size_t lineOf(const Validated& v, const Divergence& d) { return v.parsed.source->lineCol(d.op->location()).line; }
 
 }  // namespace
@@ -82,6 +90,53 @@ TEST_CASE("ops without a kernel are listed once per name; what they feed is not 
   CHECK(summaryLine(v.outcome) ==
         "5 of 8 ops match the serial program on 2 ranks; 3 not checked (2 not simulated, 1 fed by values that are "
         "not)");
+}
+
+TEST_CASE("cf.stack_create's stacks hand each pop what its push saw, serially and on every rank") {
+  // The partial that tuple_pop hands on reaches the relu unresharded: found there.
+  const Validated before = validateFile("tests/golden/pass/stack_alias_dist.ir", false);
+  CHECK(before.outcome.notSimulated.empty());
+  REQUIRE(before.outcome.divergences.size() == 1);
+  CHECK(before.outcome.divergences.front().op->name() == "pd_op.relu");
+  const Validated after = validateFile("tests/golden/pass/stack_alias_dist.ir", true);
+  CHECK(after.outcome.notSimulated.empty());
+  CHECK(after.outcome.divergences.empty());
+  CHECK(after.outcome.matchedOps == after.outcome.totalOps);
+}
+
+TEST_CASE("a pop from an empty stack is not simulated, and what it feeds is not checked") {
+  const std::string text =
+      "{\n"
+      "    (%stack_0, %inlet_0, %outlet_0) = \"cf.stack_create\" () {} : () -> cf.stack, cf.inlet, cf.outlet\n"
+      "    (%0) = \"cf.tuple_pop\" (%outlet_0) {} : (cf.outlet) -> builtin.tensor<4xf32>\n"
+      "    (%1) = \"pd_op.relu\" (%0) {stop_gradient:[false]} : (builtin.tensor<4xf32>) -> builtin.tensor<4xf32>\n"
+      "}\n";
+  const ValidationOutcome outcome = validateText(text);
+  REQUIRE(outcome.notSimulated.size() == 1);
+  CHECK(outcome.notSimulated.front().reason == "it pops an empty stack");
+  CHECK(outcome.dependentOps == 1);
+}
+
+TEST_CASE("what stacks hold is bounded by --max-memory: the push past it is not simulated, pops still pair up") {
+  const std::string text =
+      "{\n"
+      "    (%0) = \"pd_op.data\" () {dtype:(pd_op.DataType)float32,name:\"x\",place:(pd_op.Place)Place(undefined:0),"
+      "shape:(pd_op.IntArray)[4],stop_gradient:[false]} : () -> builtin.tensor<4xf32>\n"
+      "    (%stack_0, %inlet_0, %outlet_0) = \"cf.stack_create\" () {} : () -> cf.stack, cf.inlet, cf.outlet\n"
+      "    () = \"cf.tuple_push\" (%inlet_0, %0) {} : (cf.inlet, builtin.tensor<4xf32>) -> \n"
+      "    () = \"cf.tuple_push\" (%inlet_0, %0) {} : (cf.inlet, builtin.tensor<4xf32>) -> \n"
+      "    (%1) = \"cf.tuple_pop\" (%outlet_0) {} : (cf.outlet) -> builtin.tensor<4xf32>\n"
+      "    (%2) = \"cf.tuple_pop\" (%outlet_0) {} : (cf.outlet) -> builtin.tensor<4xf32>\n"
+      "}\n";
+  ValidateOptions options;
+  options.budget.maxMemoryBytes = 124;  // the values fit up front (120 bytes); one pushed copy of x (serial
+                                        // and its rank: 2 x 4 doubles, 64 bytes) fits, two do not
+  const ValidationOutcome outcome = validateText(text, options);
+  REQUIRE(outcome.notSimulated.size() == 1);
+  CHECK(outcome.notSimulated.front().op == "cf.tuple_push");
+  CHECK(outcome.notSimulated.front().reason.find("--max-memory") != std::string::npos);
+  CHECK(outcome.dependentOps == 1);  // the first pop takes the second push's unknown tuple
+  CHECK(outcome.divergences.empty());
 }
 
 TEST_CASE("a while loop runs its body until its replicated condition fails") {

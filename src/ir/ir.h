@@ -86,6 +86,7 @@ struct HeaderSpelling {
   bool unquotedName = false;   // `= pd_op.if (` (IfOp::Print until May 2024), `= cinn_op.group (` (2023)
   bool braceAttached = false;  // `-> T{` (IfOp::Print until May 2024) instead of `-> T {`
   bool parenAttached = false;  // `"pd_op.while"(cond=` (WhileOp::Print until May 2024)
+  bool arrowBlankTaken = false;  // `->` ends the line: an editor took the blank of `-> ` (no results)
 };
 
 class Operation {

@@ -12,6 +12,12 @@ inline constexpr std::string_view kCombineOp = "builtin.combine";  // builds a t
 inline constexpr std::string_view kYieldOp = "cf.yield";           // ends a region, hands back its values
 inline constexpr std::string_view kIfOp = "pd_op.if";
 inline constexpr std::string_view kWhileOp = "pd_op.while";
+// A control-flow backward's stacks (paddle/pir/src/dialect/control_flow/ir/cf_op.cc):
+// stack_create makes one (its stack, inlet and outlet), tuple_push(inlet,
+// values...) pushes a tuple, tuple_pop(outlet) pops the last one pushed.
+inline constexpr std::string_view kStackCreateOp = "cf.stack_create";
+inline constexpr std::string_view kTuplePushOp = "cf.tuple_push";
+inline constexpr std::string_view kTuplePopOp = "cf.tuple_pop";
 inline constexpr std::string_view kFullOp = "pd_op.full";  // a constant: schedule reads a pd_op.if condition from it
 
 // The communication ops Paddle's reshard functions emit (lower/): a program

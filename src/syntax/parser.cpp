@@ -265,6 +265,10 @@ struct action<g::signature_arrow> {
   template <typename Input>
   static void apply(const Input& in, ParseState& st) {
     st.op().resultTypesStart = spanOf(st, in);
+    // PrintOpReturnType with no results leaves `-> ` at the line's end; text
+    // pasted through an editor often lost that blank: kept as read.
+    const char* after = in.end();
+    st.op().spelling.arrowBlankTaken = after == in.input().end() || *after == '\n' || *after == '\r';
   }
 };
 

@@ -324,6 +324,50 @@ TEST_CASE("value numbers far apart or with leading zeros are names, not slots (f
 
 namespace reshardctl {
 
+TEST_CASE("the spring-2024 bare fusion and group: body two spaces past the op's indent, closed by ' }'") {
+  // FusionOp::Print / GroupOp::Print: `os << " = " << name()`, `"\n  "` before
+  // each body op (PrintOperation then writes the indentation), `" \n }"`.
+  const std::string text =
+      "{\n"
+      "    (%0) = \"pd_op.full\" () {} : () -> tensor<f32>\n"
+      "    (%1) = cinn_op.fusion (%0) -> tensor<f32> {\n"
+      "      (%2) = \"pd_op.exp\" (%0) {} : (tensor<f32>) -> tensor<f32>\n"
+      "      () = \"cf.yield\" (%2) {} : (tensor<f32>) ->  \n"
+      " }\n"
+      "    () = cinn_op.group () ->  {\n"
+      "      () = \"cf.yield\" () {} : () ->  \n"
+      " }\n"
+      "}\n";
+  testing::Parsed parsed = testing::parse(text);
+  REQUIRE_MESSAGE(parsed.program, parsed.errors());
+  const Operation* fusion = parsed.program->body()->front()->next();
+  CHECK(fusion->name() == "cinn_op.fusion");
+  CHECK(fusion->regionSyntax() == RegionSyntax::Group);
+  CHECK(fusion->headerSpelling().unquotedName);
+  CHECK(printProgramToString(*parsed.program) == text);
+  // `cinn_op.fusionx` is no bare name: an op name is quoted.
+  CHECK_FALSE(testing::parse("{\n    (%0) = cinn_op.fusionx () -> tensor<f32> {\n }\n}\n").program);
+}
+
+TEST_CASE("an op without results whose `-> ` lost its blank prints back so, the others with it") {
+  const std::string text =
+      "{\n"
+      "    (%0) = \"pd_op.full\" () {} : () -> tensor<f32>\n"
+      "    () = \"builtin.shadow_output\" (%0) {output_name:\"a\"} : (tensor<f32>) ->\n"
+      "    () = \"builtin.shadow_output\" (%0) {output_name:\"b\"} : (tensor<f32>) -> \n"
+      "    () = \"builtin.shadow_output\" (%0) {output_name:\"c\"} : (tensor<f32>) ->\r\n"
+      "}\n";
+  testing::Parsed parsed = testing::parse(text);
+  REQUIRE_MESSAGE(parsed.program, parsed.errors());
+  const Operation* a = parsed.program->body()->front()->next();
+  CHECK(a->headerSpelling().arrowBlankTaken);
+  CHECK_FALSE(a->next()->headerSpelling().arrowBlankTaken);
+  CHECK(a->next()->next()->headerSpelling().arrowBlankTaken);
+  std::string expected = text;
+  expected.replace(expected.find("->\r\n"), 4, "->\n");  // a stray '\r' is whitespace: LF is the frame
+  CHECK(printProgramToString(*parsed.program) == expected);
+}
+
 TEST_CASE("a region op without attributes: the space before '{' prints back as read") {
   // GroupOp::Print writes " -> ", the types, " {": with no results `->  {`.
   const std::string body =

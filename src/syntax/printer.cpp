@@ -188,7 +188,7 @@ class Printer {
       const Value* v = op.operandValue(i);
       type(v ? v->type : nullptr);
     }
-    out_ += ") -> "sv;
+    out_ += op.headerSpelling().arrowBlankTaken && op.numResults() == 0 ? ") ->"sv : ") -> "sv;
     resultTypes(op);
   }
 
@@ -211,7 +211,8 @@ class Printer {
     out_ += " -> "sv;
     resultTypes(op);
     out_ += op.headerSpelling().braceAttached ? "{"sv : " {"sv;
-    if (leadingSpace_ && op.regionSyntax() == RegionSyntax::Group) return leadingSpaceGroupBody(op);
+    if (op.regionSyntax() == RegionSyntax::Group && (leadingSpace_ || op.headerSpelling().unquotedName))
+      return bareGroupBody(op, width);
     out_ += '\n';
     const auto& regions = op.regions();
     for (size_t r = 0; r < regions.size(); ++r) {
@@ -226,16 +227,29 @@ class Printer {
     out_ += '}';
   }
 
-  // The 2023 GroupOp::Print: `os << " {"`, then "\n" and each op, then
-  // `os << " \n }"` (so the last op line gains a trailing space).
-  void leadingSpaceGroupBody(const Operation& op) {
+  // The group printers that wrote name() bare (paddle/cinn/hlir/dialect/
+  // operator/ir/manual_op.cc; docs/format.md): `os << " {"`, each op after a
+  // newline, then `os << " \n }"` (the last op line gains a trailing space).
+  // In 2023 the newline alone (PrintOpResult's " (" indents); FusionOp::Print
+  // and GroupOp::Print of spring 2024 `os << "\n  "` before PrintOperation,
+  // which writes the current indentation: two spaces past the group's own.
+  // An editor that took the blank ending the last op's `-> ` took the
+  // group's too: they end the same line.
+  void bareGroupBody(const Operation& op, size_t width) {
     for (const Block* block : op.regions()) {
+      bool blanksTaken = false;
       for (const Operation* inner : *block) {
         out_ += '\n';
         blankLinesBefore(*inner);
-        printOp(*inner, 0);
+        if (leadingSpace_) {
+          printOp(*inner, 0);
+        } else {
+          out_ += "  "sv;
+          printOp(*inner, width);
+        }
+        blanksTaken = inner->headerSpelling().arrowBlankTaken && inner->numResults() == 0;
       }
-      out_ += " \n"sv;
+      out_ += blanksTaken ? "\n"sv : " \n"sv;
       blankLinesAtEnd(*block);
       out_ += " }"sv;
     }

@@ -103,6 +103,12 @@ class Finder {
     if (fallback.substr(0, common) == prefix_) fallback = trimStart(fallback.substr(common));
     current_.label = std::string(label.empty() ? fallback : label);
     current_.pass = passNameOf(current_.label);
+    // `{` alone after the prefix, right after the module line with the same
+    // prefix: the module line is the program's first line.
+    if (label.empty() && moduleLine_ + 1 == current_.line && modulePrefix_ == prefix_) {
+      current_.begin = moduleLineAt_;
+      current_.line = moduleLine_;
+    }
     return true;
   }
 
@@ -153,14 +159,19 @@ class Finder {
     std::string_view message = text.substr(messageAt);
     std::string_view t = trim(message);
     size_t lead = message.size() - trimStart(message).size();
-    bool afterModuleLine = moduleLineAt_ != kNone && moduleLine_ + 1 == lineNumber_;
-    if (t.substr(0, kModuleLine.size()) == kModuleLine) {
-      moduleLineAt_ = start + messageAt + lead;
+    bool afterModuleLine = moduleLineAt_ != kNone && moduleLine_ + 1 == lineNumber_ && modulePrefix_.empty();
+    // The module line and the banner may carry the prefix a program's lines
+    // all carry (`332: `, `[rank0]: `); opensWithPrefix then matches it.
+    size_t moduleAt = t.find(kModuleLine);
+    size_t ruleAt = t.find("===");
+    if (moduleAt != std::string_view::npos) {
+      moduleLineAt_ = start + messageAt + lead + moduleAt;
       moduleLine_ = lineNumber_;
+      modulePrefix_ = message.substr(0, moduleAt == 0 ? 0 : lead + moduleAt);
     } else if (!t.empty() && t.back() == '{' && t.front() != '(' && t.front() != '}') {  // not `} else {`
       head_ = message.substr(0, lead + t.size() - 1);
       startProgram(start + messageAt + lead, t, afterModuleLine);
-    } else if (isBannerRule(t)) {
+    } else if (ruleAt != std::string_view::npos && isBannerRule(t.substr(ruleAt))) {
       noteBannerRule();
     }
     if (!t.empty()) {
@@ -212,6 +223,7 @@ class Finder {
   size_t lineNumber_ = 0;
   size_t moduleLineAt_ = kNone;  // offset of the last module line's '('
   size_t moduleLine_ = kNone;
+  std::string_view modulePrefix_;  // the text before the module line's '(' (a prefix), or empty
   size_t lastRuleLine_ = kNone;
   std::string bannerLabel_;
   std::string fallbackLabel_;  // the banner's or caption's label, for a program whose line has none
@@ -226,6 +238,24 @@ class Finder {
 
 std::vector<FoundProgram> findPrograms(std::string_view text, const std::function<void(size_t)>& scanned) {
   return Finder(text, scanned).run();
+}
+
+FoundProgram wholeTextAsFragment(std::string_view text) {
+  FoundProgram whole;
+  whole.end = text.size();
+  whole.line = 1;
+  whole.label = "(fragment)";
+  for (size_t start = 0; start < text.size();) {
+    size_t newline = text.find('\n', start);
+    std::string_view t = trim(text.substr(start, newline == std::string_view::npos ? text.size() - start : newline - start));
+    ++whole.endLine;
+    if (!t.empty() && t.front() == '(') ++whole.opCount;
+    if (t.find("pd_dist.") != std::string_view::npos || t.find("op_dist_attr") != std::string_view::npos)
+      whole.distributed = true;
+    if (newline == std::string_view::npos) break;
+    start = newline + 1;
+  }
+  return whole;
 }
 
 std::string whyNoProgram(std::string_view text) {

@@ -42,6 +42,11 @@ struct FoundProgram {
   bool closed = true;        // false: the file ends before its closing '}'
 };
 
+// The whole text as one program, for text read with --fragment that holds no
+// braced program (docs/format.md, "Fragments"): its op lines counted as a
+// program's are. Labelled "(fragment)".
+FoundProgram wholeTextAsFragment(std::string_view text);
+
 // `scanned`, when given, is told every few MiB how far the scan has come, so
 // the caller can let the pages behind it go (SourceFile::dropPages).
 std::vector<FoundProgram> findPrograms(std::string_view text,

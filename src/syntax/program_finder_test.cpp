@@ -164,6 +164,44 @@ TEST_CASE("a prefix on every line of a program (ctest, a launcher) is found, and
   CHECK(found[0].label == "IR before lowering");
 }
 
+TEST_CASE("a prefixed module line and banner belong to the prefixed program after them") {
+  for (std::string_view prefix : {"332: ", "[rank0]: "}) {
+    CAPTURE(prefix);
+    const std::string module = "() = \"builtin.module\" () {program:0x55e308966350} : () -> \n";
+    std::string log = "launcher started\n" +
+                      withPrefix(std::string("===-----------===\n  IRPrinting on builtin.module after "
+                                             "apply_partition_pass pass\n===-----------===\n") +
+                                     module + kDump,
+                                 prefix) +
+                      "done\n";
+    std::vector<FoundProgram> found = findPrograms(log);
+    REQUIRE(found.size() == 1);
+    CHECK(found[0].line == 5);  // the module line
+    CHECK(log.substr(found[0].begin, module.size()) == module);
+    CHECK(found[0].pass == "apply_partition_pass");
+    CHECK(found[0].label == "IRPrinting on builtin.module after apply_partition_pass pass");
+  }
+  // A module line with another prefix than the program's stays outside it.
+  std::string mixed = "[rank1]: () = \"builtin.module\" () {program:0x1} : () -> \n" + withPrefix(kDump, "[rank0]: ");
+  std::vector<FoundProgram> found = findPrograms(mixed);
+  REQUIRE(found.size() == 1);
+  CHECK(found[0].line == 2);
+}
+
+TEST_CASE("--fragment: a text of op lines is listed whole") {
+  const std::string text = "    (%2) = \"pd_op.relu\" (%0) {} : (pd_dist.tensor<4xf32, mesh_shape:[2],dims_mappings:[-1]>) -> tensor<4xf32>\n"
+                           "    ...\n"
+                           "    (%3) = \"pd_op.exp\" (%2) {} : (tensor<4xf32>) -> tensor<4xf32>\n";
+  const FoundProgram whole = wholeTextAsFragment(text);
+  CHECK(whole.begin == 0);
+  CHECK(whole.end == text.size());
+  CHECK(whole.line == 1);
+  CHECK(whole.endLine == 3);
+  CHECK(whole.opCount == 2);
+  CHECK(whole.distributed);
+  CHECK(whole.label == "(fragment)");
+}
+
 TEST_CASE("a glog prefix on every line, its time different on each, is found") {
   std::string log;
   int line = 0;

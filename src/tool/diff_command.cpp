@@ -32,6 +32,7 @@ struct DiffCommandOptions {
   bool unified = false;  // a unified diff of the two texts, under the summary line
   size_t context = 3;    // its lines of context
   bool json = false;     // the changes as JSON (schema/diff.schema.json)
+  bool fragment = false;  // --fragment, for both programs (input_files.h)
 };
 
 // The program's own lines: the whole file, or its part of a log.
@@ -43,7 +44,7 @@ std::string_view programText(const LoadedProgram& loaded) {
 // (it may be standard input).
 void loadTwoOfOneFile(const DiffCommandOptions& options, DiagnosticEngine& beforeDiagnostics,
                       DiagnosticEngine& afterDiagnostics, LoadedProgram* before, LoadedProgram* after) {
-  std::shared_ptr<const InputFile> file = readInput(options.before);
+  std::shared_ptr<const InputFile> file = readInput(options.before, options.fragment);
   *before = loadProgram(InputProgram::chosen(file, options.programs[0]), beforeDiagnostics);
   // Why the file cannot be read is said once, for the first.
   if (file->failure == kExitOk) *after = loadProgram(InputProgram::chosen(file, options.programs[1]), afterDiagnostics);
@@ -94,8 +95,8 @@ int runDiff(const DiffCommandOptions& options, Reporter& reporter) {
   } else {
     const std::string beforeProgram = options.programs.empty() ? "" : options.programs.front();
     const std::string afterProgram = options.programs.empty() ? "" : options.programs.back();
-    before = loadProgram(options.before, beforeDiagnostics, beforeProgram);
-    after = loadProgram(options.after, afterDiagnostics, afterProgram);
+    before = loadProgram(options.before, beforeDiagnostics, beforeProgram, options.fragment);
+    after = loadProgram(options.after, afterDiagnostics, afterProgram, options.fragment);
   }
   reporter.report(beforeDiagnostics);
   reporter.report(afterDiagnostics);
@@ -126,6 +127,7 @@ SubcommandRunner defineDiff(CLI::App& command, ReportingOptions& reporting) {
   command.add_option("--ignore-attr", diff.ignoredAttributes,
                      "Leave this attribute out of the comparison (repeatable)")
       ->allow_extra_args(false);  // one name per flag, so inputs after it stay positional
+  addFragmentFlag(command, diff.fragment);
   CLI::Option* stat = command.add_flag("--stat", diff.stat, "Print only a summary line");
   CLI::Option* unified =
       command.add_flag("-u,--unified", diff.unified,

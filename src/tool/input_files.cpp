@@ -122,14 +122,18 @@ void walk(const std::string& root, const std::vector<std::string>& globs, std::v
 
 }  // namespace
 
+void addFragmentFlag(CLI::App& command, bool& fragment) {
+  command.add_flag("--fragment", fragment,
+                   "Read text that is not a braced program as op lines: ops without braces, one op alone, "
+                   "elision lines ('...') kept; values used and not defined are external inputs");
+}
+
 void addInputFlags(CLI::App& command, InputSelection& inputs, const char* help) {
   command.add_option("inputs", inputs.paths, help)
       ->default_str("-");
   command.add_flag("-r,--recursive", inputs.recursive,
                    "Read every file under the directories given whose name matches *.ir, *.log or --glob");
-  command.add_flag("--fragment", inputs.fragment,
-                   "Read text that is not a braced program as op lines: ops without braces, one op alone, "
-                   "elision lines ('...') kept; values used and not defined are external inputs");
+  addFragmentFlag(command, inputs.fragment);
   command.add_option("--glob", inputs.globs,
                      "With -r: read the files whose name matches this pattern instead (repeatable)")
       ->allow_extra_args(false);
@@ -374,8 +378,9 @@ InputProgram namedInput(const std::string& path, const std::string& selector, bo
 
 }  // namespace
 
-LoadedProgram loadProgram(const std::string& path, DiagnosticEngine& diagnostics, const std::string& selector) {
-  return loadProgram(namedInput(path, selector), diagnostics);
+LoadedProgram loadProgram(const std::string& path, DiagnosticEngine& diagnostics, const std::string& selector,
+                          bool fragment) {
+  return loadProgram(namedInput(path, selector, fragment), diagnostics);
 }
 
 namespace {

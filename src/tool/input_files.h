@@ -57,7 +57,10 @@ struct InputSelection {
   bool fragment = false;           // --fragment: op lines without braces (docs/format.md, "Fragments")
 };
 
-// The positional `inputs...` (default '-'), -r/--recursive and --glob.
+// --fragment, on every command that reads programs (docs/format.md, "Fragments").
+void addFragmentFlag(CLI::App& command, bool& fragment);
+
+// The positional `inputs...` (default '-'), -r/--recursive, --glob and --fragment.
 void addInputFlags(CLI::App& command, InputSelection& inputs,
                    const char* help = "Program dumps or logs to read ('-' = standard input, the default); "
                                       "with -r, directories too");
@@ -134,7 +137,7 @@ ProgramName programNameOf(const std::string& path);
 // The same for one input named on its own (FILE#N too): readInput, then
 // loadProgram. Throws a usage Failure for FILE#N with a selector.
 LoadedProgram loadProgram(const std::string& path, DiagnosticEngine& diagnostics,
-                          const std::string& selector = "");
+                          const std::string& selector = "", bool fragment = false);
 
 // What `list` adds to a program's line.
 struct ProgramReshards {

@@ -115,7 +115,10 @@ int runList(const ListOptions& options, Reporter& reporter) {
         }
         const SourceFile* source = input.file->source.get();
         diagnostics.setSource(source);
-        const std::vector<FoundProgram>& programs = input.file->programs;
+        // With --fragment, a file of op lines is listed whole, as it is read.
+        const bool wholeFragment = input.file->programs.empty() && input.file->fragment;
+        const std::vector<FoundProgram> programs =
+            wholeFragment ? std::vector<FoundProgram>{wholeTextAsFragment(source->text())} : input.file->programs;
         int status = kExitOk;
         if (programs.empty()) {
           diagnostics.error("no program found in '" + source->name() + "': " + whyNoProgram(source->text()))
@@ -125,7 +128,8 @@ int runList(const ListOptions& options, Reporter& reporter) {
         document["files"].push_back({{"file", source->name()}, {"programs", programsJson(*source, programs)}});
         std::vector<ProgramReshards> reshards;
         for (size_t i = 1; i <= programs.size(); ++i) {
-          reshards.push_back(options.reshards ? reshardsOf(input.file, i, options, diagnostics) : ProgramReshards{});
+          reshards.push_back(options.reshards ? reshardsOf(input.file, wholeFragment ? 0 : i, options, diagnostics)
+                                              : ProgramReshards{});
           addReshardsJson(reshards.back(), document["files"].back()["programs"][i - 1]);
           if (options.reshards && !reshards.back().loaded && !reshards.back().skipped)
             status = std::max(status, int{kExitBadInput});

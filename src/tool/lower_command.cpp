@@ -29,6 +29,7 @@ struct LowerCommandOptions {
   std::string input = "-";
   std::string output = "-";
   std::string program;
+  bool fragment = false;  // --fragment (input_files.h)
   bool apply = false;
   PartitionOptions pass;
   std::optional<int64_t> rank;
@@ -45,11 +46,12 @@ const Choices<LowerStage>& stageChoices() {
 
 // The label of a rank's program in a log: the banner Paddle prints after the
 // pass (dist_to_dense_pass.cc with FLAGS_print_ir), naming the rank.
-std::string logLabel(int64_t rank, LowerStage stage) {
+// A fragment (--fragment) has no `{` to follow the label: a caption line.
+std::string logLabel(int64_t rank, LowerStage stage, bool fragment) {
   const char* pass = stage == LowerStage::Dense    ? "DistToDense Pass"
                      : stage == LowerStage::Pruned ? "remove_other_rank_op_pass"
                                                    : "reshard_op_pass";
-  return fmt::format("rank {}: IR after {} = ", rank, pass);
+  return fmt::format("rank {}: IR after {}{}", rank, pass, fragment ? ":\n" : " = ");
 }
 
 struct LoweredRank {
@@ -99,7 +101,7 @@ int writeRanks(const InputProgram& input, LoadedProgram first, const std::vector
   if (toDirectory) return kExitOk;
   return writeOutput(options.output, diagnostics, [&](OutputSink& out) {
     for (size_t i = 0; i < programs.size(); ++i) {
-      out.write(logLabel(ranks[i], options.stage));
+      out.write(logLabel(ranks[i], options.stage, programs[i]->isFragment()));
       if (!printProgram(*programs[i], out)) return false;
     }
     return !out.failed();
@@ -123,7 +125,7 @@ int runLower(const LowerCommandOptions& options, Reporter& reporter) {
   if (options.rank.has_value() == options.allRanks)
     throw Failure(FailureKind::Usage, "lower: give exactly one of --rank R and --all-ranks");
   DiagnosticEngine diagnostics = reporter.engine();
-  const InputProgram input = InputProgram::chosen(readInput(options.input), options.program);  // keeps the source
+  const InputProgram input = InputProgram::chosen(readInput(options.input, options.fragment), options.program);  // keeps the source
   const int status = lowerInput(input, options, diagnostics);
   reporter.report(diagnostics);
   return status;
@@ -132,6 +134,7 @@ int runLower(const LowerCommandOptions& options, Reporter& reporter) {
 SubcommandRunner defineLower(CLI::App& command, ReportingOptions& reporting) {
   auto options = std::make_shared<LowerCommandOptions>();
   addInputOutput(command, options->input, options->output);
+  addFragmentFlag(command, options->fragment);
   addProgramOption(command, options->program);
   command.add_option("--rank", options->rank, "Lower the program rank R runs")->check(integerIn(0, INT32_MAX));
   command.add_flag("--all-ranks", options->allRanks,

@@ -58,6 +58,7 @@ struct RunOptions {
   std::string input = "-";
   std::string output = "-";  // the report
   std::string program;  // --program N|TEXT: which program of a file holding several (input_files.h)
+  bool fragment = false;  // --fragment (input_files.h)
   BackendKind backend = BackendKind::Cpu;
   Launcher launcher = Launcher::Auto;
   uint64_t seed = 1;
@@ -296,7 +297,7 @@ int runRun(const RunOptions& options, Reporter& reporter) {
   const Team team{multi ? processes.get() : nullptr};
 
   DiagnosticEngine diagnostics = reporter.engine();
-  LoadedProgram loaded = loadProgram(options.input, diagnostics, options.program);
+  LoadedProgram loaded = loadProgram(options.input, diagnostics, options.program, options.fragment);
   std::vector<ReshardReport> reports;
   std::optional<Fault> fault;
   ShrinkOutcome shrink;
@@ -316,6 +317,7 @@ SubcommandRunner defineRun(CLI::App& command, ReportingOptions& reporting) {
   auto flags = std::make_shared<WithCostFlags<RunOptions>>();
   RunOptions& run = flags->options;
   addInputOutput(command, run.input, run.output);
+  addFragmentFlag(command, run.fragment);
   addProgramOption(command, run.program);
   addChoiceOption(command, "--backend", run.backend, backendChoices(), "Where the ranks run");
   command.add_option("--seed", run.seed, "Seed of the random test tensors")

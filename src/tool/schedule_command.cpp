@@ -83,7 +83,7 @@ int64_t rankOfLabel(std::string_view label) {
 std::vector<LoadedRank> loadRanks(const ScheduleOptions& options, Reporter& reporter, int& status) {
   std::vector<LoadedRank> ranks;
   for (const std::string& path : expandInputs(options.inputs, reporter)) {
-    const std::shared_ptr<const InputFile> file = readInput(path);
+    const std::shared_ptr<const InputFile> file = readInput(path, options.inputs.fragment);
     const size_t programs = file->programs.size();
     for (size_t k = 0; k < std::max<size_t>(programs, 1); ++k) {
       LoadedRank rank;
