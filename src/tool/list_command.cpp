@@ -50,7 +50,8 @@ struct ListOptions {
 // already says it is cut, and a log of a crashed run is still listed whole.
 ProgramReshards reshardsOf(const std::shared_ptr<const InputFile>& file, size_t number, const ListOptions& options,
                            DiagnosticEngine& diagnostics) {
-  if (!file->programs[number - 1].closed) return ProgramReshards{.loaded = false, .skipped = true};
+  // number 0: the whole text as a fragment, which has no found program to be cut short
+  if (number != 0 && !file->programs[number - 1].closed) return ProgramReshards{.loaded = false, .skipped = true};
   const size_t index = file->programs.size() > 1 ? number : 0;
   LoadedProgram loaded = loadProgram(
       InputProgram{file->path, std::to_string(number), file->path, index, false, file}, diagnostics);
