@@ -9,6 +9,7 @@
 
 #include <cstddef>
 #include <cstdint>
+#include <map>
 #include <vector>
 
 #include "ir/diagnostics.h"
@@ -29,6 +30,7 @@ struct LowerSummary {
   size_t reshards = 0;  // dist_op.reshard ops lowered
   size_t erased = 0;    // ops of other ranks removed
   bool ok = true;       // false: something was refused (diagnosed at its line)
+  std::map<int64_t, std::vector<int64_t>> rings;  // the process groups made: ring id -> ranks
 };
 
 // The ranks of the program: the sorted union of its op meshes' process ids.

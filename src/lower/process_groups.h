@@ -24,6 +24,8 @@ class ProcessGroups {
   // How many ranks ring `ring` holds (0: no such ring).
   size_t sizeOf(int64_t ring) const;
   size_t count() const { return byRanks_.size(); }
+  // ring id -> its ranks, as made.
+  std::map<int64_t, std::vector<int64_t>> table() const;
 
  private:
   static constexpr int64_t kNewRingIdBase = 10;

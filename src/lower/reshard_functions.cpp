@@ -1,6 +1,7 @@
 #include "lower/reshard_functions.h"
 
 #include <algorithm>
+#include <cstdlib>
 
 #include <fmt/format.h>
 
@@ -13,6 +14,16 @@
 namespace reshardctl {
 
 namespace {
+
+// A deliberately wrong lowering, for the test that validate --lowered
+// catches one (docs/lowering.md): RESHARDCTL_FAULT_LOWERING=slice-bound gives
+// r_to_s the next rank's slice bounds, =reduce-type makes p_to_r's
+// all_reduce a MAX where the partial is a SUM. Read only here, never set
+// outside tests.
+bool loweringFault(std::string_view name) {
+  const char* fault = std::getenv("RESHARDCTL_FAULT_LOWERING");
+  return fault != nullptr && name == fault;
+}
 
 std::vector<int64_t> sortedIds(const ProcessMesh& mesh) {
   std::vector<int64_t> ids = processIds(mesh);
@@ -90,7 +101,9 @@ Value* ReshardFunctions::fakeReshard(const TensorDistAttr& src, const TensorDist
 Value* ReshardFunctions::pToR(const TensorDistAttr& src, const TensorDistAttr& dst, Value* value,
                               const Target& out) {
   const int64_t ring = groups_.ringOf(sortedIds(src.mesh));
-  const int64_t reduce = static_cast<int64_t>(src.partials.front().reduce);
+  ReduceType reduceType = src.partials.front().reduce;
+  if (reduceType == ReduceType::Sum && loweringFault("reduce-type")) reduceType = ReduceType::Max;
+  const int64_t reduce = static_cast<int64_t>(reduceType);
   NewOp op{kAllReduceOp, {{"reduce_type", int32Text(reduce)}, {"ring_id", int32Text(ring)}}, {value},
            {out.type}, {out.dist}, ops_.opDist(src.mesh, {src}, {dst}), ops_.stopGradient(value)};
   return ops_.createOne(std::move(op));
@@ -155,8 +168,10 @@ Value* ReshardFunctions::rToS(const TensorDistAttr& src, const TensorDistAttr& d
   if (pieces == 1) return shareData(src, dst, value, out);
   const std::vector<int64_t> ids = processIds(mesh);
   const int64_t pieceLength = (total + pieces - 1) / pieces;
-  const int64_t start = positionOf(mesh, rank_) * pieceLength;
-  const int64_t end = rank_ == ids.back() ? total : start + pieceLength;
+  const bool fault = loweringFault("slice-bound");
+  const int64_t position = fault ? (positionOf(mesh, rank_) + 1) % pieces : positionOf(mesh, rank_);
+  const int64_t start = position * pieceLength;
+  const int64_t end = rank_ == ids.back() && !fault ? total : std::min(total, start + pieceLength);
   Value* starts = ops_.fullIntArray({start});
   Value* ends = ops_.fullIntArray({end});
   NewOp op{"pd_op.slice",
