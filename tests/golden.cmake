@@ -86,6 +86,6 @@ add_test(NAME validate.lowered.fault-slice-bound
 add_test(NAME validate.lowered.fault-reduce-type
          COMMAND ${LOWERED_TEST} $<TARGET_FILE:reshardctl> fault ${CMAKE_SOURCE_DIR}/samples/seed_mlp_before.ir reduce-type)
 add_test(NAME validate.lowered.differential
-         COMMAND ${LOWERED_TEST} $<TARGET_FILE:reshardctl> differential $<TARGET_FILE:differential> 1 20)
+         COMMAND ${LOWERED_TEST} $<TARGET_FILE:reshardctl> differential $<TARGET_FILE:differential> 1 60)
 add_test(NAME validate.nccl-without-gpu
          COMMAND ${GOLDEN_RUN} $<TARGET_FILE:reshardctl> validate-nccl ${CMAKE_SOURCE_DIR}/samples/seed_mlp_before.ir)

@@ -184,14 +184,14 @@ Value* ReshardFunctions::rToS(const TensorDistAttr& src, const TensorDistAttr& d
 // global rank 0 (paddle.assign) and zeros elsewhere (paddle.full); AVG and
 // MAX keep it everywhere; other reduce types are refused.
 Value* ReshardFunctions::rToP(const TensorDistAttr& src, const TensorDistAttr& dst, Value* value,
-                              const Target& out) {
+                              const Target& out, int64_t keeper) {
   const ReduceType reduce = dst.partials.front().reduce;
   if (reduce != ReduceType::Sum && reduce != ReduceType::Avg && reduce != ReduceType::Max)
     throw PaddleRefusal(fmt::format("Paddle's r_to_p reshard function asserts \"Unsupported reduce type {}\"",
                                     reduceTypeName(reduce)));
   NewOp op{"pd_op.assign", {}, {value}, {out.type}, {out.dist}, ops_.opDist(dst.mesh, {src}, {dst}),
            ops_.stopGradient(value)};
-  if (reduce == ReduceType::Sum && rank_ != 0) {
+  if (reduce == ReduceType::Sum && rank_ != keeper) {
     op.name = "pd_op.full";
     op.operands.clear();
     op.attributes = {{"dtype", dataType(value->type)},
@@ -570,6 +570,7 @@ Value* ReshardFunctions::subToGlobal(const TensorDistAttr& src, const TensorDist
 // choose_reshard_func: the first registered function whose is_suitable holds.
 Value* ReshardFunctions::reshard(const TensorDistAttr& src, const TensorDistAttr& dst, Value* value,
                                  const Target& out) {
+  if (costs_) return planned(src, dst, value, out);
   const bool sameMesh = src.mesh == dst.mesh;
   const bool sameShape = src.mesh.shape == dst.mesh.shape;
   const bool oneD = src.mesh.ndim() == 1 && dst.mesh.ndim() == 1;

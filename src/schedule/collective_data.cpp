@@ -6,18 +6,6 @@ namespace reshardctl {
 
 namespace {
 
-// A layout on the 1-D mesh of `members`: dim `split` split over it (-1: none),
-// partial by `reduce` when given.
-TensorDistAttr ringLayout(const std::vector<int64_t>& members, size_t rank, int64_t split,
-                          std::optional<ReduceType> reduce) {
-  TensorDistAttr dist;
-  dist.mesh = ProcessMesh({static_cast<int64_t>(members.size())}, members);
-  dist.dimsMapping.assign(rank, -1);
-  if (split >= 0) dist.dimsMapping[static_cast<size_t>(split)] = 0;
-  if (reduce) dist.partials.push_back({0, *reduce});
-  return dist;
-}
-
 // Every member's operand has the same shape (NCCL counts are equal on every
 // rank); that shape.
 const Shape& commonShape(const CommCall& call, const std::map<int64_t, const Tensor*>& inputs) {
@@ -56,8 +44,8 @@ std::map<int64_t, Tensor> allToAll(const CommCall& call, const std::vector<int64
     rows.push_back(reshaped(*tensor, row));
     pieces[rank] = &rows.back();
   }
-  const TensorDistAttr src = ringLayout(members, stacked.size(), 0, std::nullopt);
-  const TensorDistAttr dst = ringLayout(members, stacked.size(), 1, std::nullopt);
+  const TensorDistAttr src = groupLayout(members, stacked.size(), 0, std::nullopt);
+  const TensorDistAttr dst = groupLayout(members, stacked.size(), 1, std::nullopt);
   std::map<int64_t, Tensor> moved = runner.move(stacked, src, dst, pieces);
   Shape out = shape;
   out[0] = chunk * n;
@@ -74,22 +62,22 @@ std::map<int64_t, Tensor> runCollective(const CommCall& call, const std::vector<
   const size_t rank = shape.size();
   switch (call.kind) {
     case CommKind::AllReduce:
-      return withDType(runner.move(shape, ringLayout(members, rank, -1, call.reduce.value_or(ReduceType::Sum)),
-                                   ringLayout(members, rank, -1, std::nullopt), inputs),
+      return withDType(runner.move(shape, groupLayout(members, rank, -1, call.reduce.value_or(ReduceType::Sum)),
+                                   groupLayout(members, rank, -1, std::nullopt), inputs),
                        dtype);
     case CommKind::AllGather: {
       if (shape.empty()) throw CollectiveError(fmt::format("{}: a 0-D tensor cannot be gathered", call.op));
       Shape gathered = shape;
       gathered[0] *= static_cast<int64_t>(members.size());
-      return withDType(runner.move(gathered, ringLayout(members, rank, 0, std::nullopt),
-                                   ringLayout(members, rank, -1, std::nullopt), inputs),
+      return withDType(runner.move(gathered, groupLayout(members, rank, 0, std::nullopt),
+                                   groupLayout(members, rank, -1, std::nullopt), inputs),
                        dtype);
     }
     case CommKind::ReduceScatter:
       if (shape.empty()) throw CollectiveError(fmt::format("{}: a 0-D tensor cannot be scattered", call.op));
       evenPart(call, shape[0], members.size());
-      return withDType(runner.move(shape, ringLayout(members, rank, -1, ReduceType::Sum),
-                                   ringLayout(members, rank, 0, std::nullopt), inputs),
+      return withDType(runner.move(shape, groupLayout(members, rank, -1, ReduceType::Sum),
+                                   groupLayout(members, rank, 0, std::nullopt), inputs),
                        dtype);
     case CommKind::AllToAll: return withDType(allToAll(call, members, shape, inputs, runner), dtype);
     case CommKind::Broadcast:
@@ -104,8 +92,8 @@ std::map<int64_t, Tensor> runCollective(const CommCall& call, const std::vector<
         return out;
       }
       for (int64_t member : members) out[member] = *inputs.at(member);
-      out[root] = withDType(runner.move(shape, ringLayout(members, rank, -1, call.reduce.value_or(ReduceType::Sum)),
-                                        ringLayout(members, rank, -1, std::nullopt), inputs),
+      out[root] = withDType(runner.move(shape, groupLayout(members, rank, -1, call.reduce.value_or(ReduceType::Sum)),
+                                        groupLayout(members, rank, -1, std::nullopt), inputs),
                             dtype)
                       .at(root);
       return out;

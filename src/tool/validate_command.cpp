@@ -55,6 +55,8 @@ struct ValidateCommandOptions {
   bool strict = false;          // exit 2 when some op is not simulated
   std::string shrink = "auto";  // interp/shrink/shrink.h's ShrinkRequest, as written
   bool lowered = false;         // run every rank's lowered program (schedule/lowered_run.h)
+  LoweringKind lowering = LoweringKind::Paddle;
+  CostModel costs;              // --lowering=plan: the planner's default model
 };
 
 // Names values as the input file does: numbered before the pass, which adds
@@ -257,7 +259,9 @@ class InputValidator {
       if (!copy.program) return copy.failure;
       if (options_.apply && !applyPartitionPass(*copy.program, lowered.copies, options_.pass).ok) return kExitBadInput;
       if (!shrinkProgram(*copy.program, *parseShrinkRequest(options_.shrink), lowered.copies).ok) return kExitBadInput;
-      const LowerSummary summary = lowerProgram(*copy.program, LowerOptions{rank, LowerStage::Dense}, diagnostics);
+      const LowerOptions lower{rank, LowerStage::Dense,
+                               options_.lowering == LoweringKind::Plan ? &options_.costs : nullptr};
+      const LowerSummary summary = lowerProgram(*copy.program, lower, diagnostics);
       if (!summary.ok) return kExitBadInput;
       lowered.rings.insert(summary.rings.begin(), summary.rings.end());
       lowered.inputs.push_back({rank, copy.program.get(), loaded.source.get(), fmt::format("{} rank {}", input.name, rank),
@@ -327,9 +331,10 @@ SubcommandRunner defineValidate(CLI::App& command, ReportingOptions& reporting) 
   command.add_flag("--json", validate.json, "Write the report as JSON (schema/validate.schema.json)");
   command.add_flag("--strict", validate.strict, "Exit 2 when some op cannot be simulated");
   addShrinkOption(command, validate.shrink);
-  command.add_flag("--lowered", validate.lowered,
+  CLI::Option* lowered = command.add_flag("--lowered", validate.lowered,
                    "Lower the program for every rank (as lower does) and run each rank's own dense program, its "
                    "communication ops across the ranks, against the serial program");
+  addChoiceOption(command, "--lowering", validate.lowering, loweringChoices(), kLoweringHelp)->needs(lowered);
   addReportingFlags(command, reporting);
   command.footer(fmt::format("{}\nExit status: 0 every op checked matches the serial program, 1 bad input or a "
                              "divergence, {}, or (--strict) some op cannot be simulated.",
