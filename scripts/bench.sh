@@ -148,6 +148,7 @@ commands=(
   "run--apply 0 run --apply IN -o OUT"
   "validate 0 validate AFTER -o OUT"
   "lower--all-ranks--apply 0 lower --all-ranks --apply IN -o OUT"
+  "lower--plan 0 lower --all-ranks --apply --lowering=plan IN -o OUT"
 )
 
 # Runs `bash -c LINE` under GNU time (peak RSS: a fork of python would count
