@@ -4,6 +4,7 @@
 #include <functional>
 #include <new>
 #include <optional>
+#include <string>
 #include <unordered_map>
 #include <unordered_set>
 
@@ -118,9 +119,13 @@ ValidationOutcome LoweredValidation::run() {
   outcome_.ranks = ranks_.size();
   outcome_.stoppedEarly = stopped_;
   outcome_.divergedOps = divergedOps_.size();
+  // The ops a rank could not run that the serial program could (an op the
+  // lowering made, or a local shape a kernel refuses): once each, on its first rank.
+  std::unordered_set<std::string> listed;
+  for (const NotSimulated& n : outcome_.notSimulated) listed.insert(n.op);
   for (size_t i = 0; i < captures_.size(); ++i)
     for (const NotSimulated& n : captures_[i].outcome.notSimulated)
-      if (n.reason.empty() || !n.reason.starts_with("on rank"))
+      if (listed.insert(n.op).second)
         outcome_.notSimulated.push_back(
             {n.op, n.count, fmt::format("on rank {}{}{}", ranks_[i].rank, n.reason.empty() ? "" : ": ", n.reason)});
   return outcome_;
