@@ -26,6 +26,16 @@ const std::vector<int64_t>* groupHolding(const Step& step, int64_t rank) {
 
 }  // namespace
 
+Value* ReshardFunctions::reduceThenSlice(const Step& step, const std::vector<int64_t>& group,
+                                         const TensorDistAttr& current, Value* value, const Target& out) {
+  const size_t rank = value->type->dims.size();
+  TensorDistAttr reduced = current;
+  std::erase_if(reduced.partials, [&](const PartialDim& p) { return p.meshDim == step.meshDim; });
+  const Target whole{ops_.distType(value->type->dims, std::string(value->type->dtype), reduced), reduced};
+  value = pToR(groupLayout(group, rank, -1, step.reduce), groupLayout(group, rank, -1), value, whole);
+  return rToS(groupLayout(group, rank, -1), groupLayout(group, rank, step.tensorDim), value, out);
+}
+
 Value* ReshardFunctions::planned(const TensorDistAttr& src, const TensorDistAttr& dst, Value* value,
                                  const Target& out) {
   const std::vector<int64_t>& dims = value->type->dims;
@@ -68,7 +78,12 @@ Value* ReshardFunctions::planned(const TensorDistAttr& src, const TensorDistAttr
         value = pToR(groupLayout(*group, rank, -1, reduce), groupLayout(*group, rank, -1), value, target);
         break;
       case StepKind::ReduceScatter:
-        value = pToS(groupLayout(*group, rank, -1, reduce), groupLayout(*group, rank, step.tensorDim), value, target);
+        if (reduce.value_or(ReduceType::Sum) == ReduceType::Sum) {
+          value = pToS(groupLayout(*group, rank, -1, reduce), groupLayout(*group, rank, step.tensorDim), value, target);
+          break;
+        }
+        // reduce_scatter sums only: another reduction is an all_reduce, then this rank's slice.
+        value = reduceThenSlice(step, *group, current, value, target);
         break;
       case StepKind::AllGather:
         value = sToR(groupLayout(*group, rank, step.tensorDim), groupLayout(*group, rank, -1), value, target);

@@ -13,6 +13,7 @@
 #include "ir/ir.h"
 #include "lower/lowered_ops.h"
 #include "reshard/cost_model.h"
+#include "reshard/plan.h"
 #include "lower/process_groups.h"
 
 namespace reshardctl {
@@ -49,6 +50,8 @@ class ReshardFunctions {
   Value* rToP(const TensorDistAttr& src, const TensorDistAttr& dst, Value* value, const Target& out,
               int64_t keeper = 0);
   Value* planned(const TensorDistAttr& src, const TensorDistAttr& dst, Value* value, const Target& out);
+  Value* reduceThenSlice(const Step& step, const std::vector<int64_t>& group, const TensorDistAttr& current,
+                         Value* value, const Target& out);
   Value* sToR(const TensorDistAttr& src, const TensorDistAttr& dst, Value* value, const Target& out);
   Value* sToS(const TensorDistAttr& src, const TensorDistAttr& dst, Value* value, const Target& out);
   Value* reshape(Value* value, const std::vector<int64_t>& shape, const TensorDistAttr& dist);
