@@ -34,7 +34,9 @@ struct LowerSummary {
   size_t reshards = 0;  // dist_op.reshard ops lowered
   size_t erased = 0;    // ops of other ranks removed
   bool ok = true;       // false: something was refused (diagnosed at its line)
-  std::map<int64_t, std::vector<int64_t>> rings;  // the process groups made: ring id -> ranks
+  // The process groups the lowering made: ring id -> ranks in group order
+  // (ProcessGroups::rings); the same on every rank of one program.
+  std::map<int64_t, std::vector<int64_t>> rings;
 };
 
 // The ranks of the program: the sorted union of its op meshes' process ids.

@@ -17,9 +17,9 @@ size_t ProcessGroups::sizeOf(int64_t ring) const {
   return found == sizes_.end() ? 0 : found->second;
 }
 
-std::map<int64_t, std::vector<int64_t>> ProcessGroups::table() const {
+std::map<int64_t, std::vector<int64_t>> ProcessGroups::rings() const {
   std::map<int64_t, std::vector<int64_t>> rings;
-  for (const auto& [ranks, ring] : byRanks_) rings[ring] = ranks;
+  for (const auto& [ranks, ring] : byRanks_) rings.emplace(ring, ranks);
   return rings;
 }
 

@@ -24,8 +24,9 @@ class ProcessGroups {
   // How many ranks ring `ring` holds (0: no such ring).
   size_t sizeOf(int64_t ring) const;
   size_t count() const { return byRanks_.size(); }
-  // ring id -> its ranks, as made.
-  std::map<int64_t, std::vector<int64_t>> table() const;
+  // Every group made: ring id -> its ranks in the order given (a rank's
+  // place there is its NCCL rank and the `peer` index that names it).
+  std::map<int64_t, std::vector<int64_t>> rings() const;
 
  private:
   static constexpr int64_t kNewRingIdBase = 10;
