@@ -149,6 +149,7 @@ commands=(
   "validate 0 validate AFTER -o OUT"
   "lower--all-ranks--apply 0 lower --all-ranks --apply IN -o OUT"
   "schedule--apply-8-ranks 0 schedule --apply IN8 -o OUT"
+  "lower--plan 0 lower --all-ranks --apply --lowering=plan IN -o OUT"
 )
 
 # IN8: the program with every process id taken mod 8, so that its stages

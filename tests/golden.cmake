@@ -80,5 +80,16 @@ add_test(NAME run.samples COMMAND ${RUN_TEST} $<TARGET_FILE:reshardctl> samples 
 add_test(NAME run.goldens COMMAND ${RUN_TEST} $<TARGET_FILE:reshardctl> goldens ${GOLDEN_DIR})
 add_test(NAME run.fault COMMAND ${RUN_TEST} $<TARGET_FILE:reshardctl> fault ${CMAKE_SOURCE_DIR}/samples/tp_mlp_2x2_before.ir)
 add_test(NAME run.nccl-without-gpu COMMAND ${RUN_TEST} $<TARGET_FILE:reshardctl> nccl ${CMAKE_SOURCE_DIR}/samples/seed_mlp_before.ir)
+# validate --lowered: every rank's lowered program against the serial one (samples, the lower goldens, the
+# Llama/GPT blocks, the generator's programs); a deliberately wrong lowering is caught.
+set(LOWERED_TEST ${CMAKE_SOURCE_DIR}/tests/validate_lowered_test.sh)
+add_test(NAME validate.lowered.samples COMMAND ${LOWERED_TEST} $<TARGET_FILE:reshardctl> samples ${CMAKE_SOURCE_DIR}/samples)
+add_test(NAME validate.lowered.goldens COMMAND ${LOWERED_TEST} $<TARGET_FILE:reshardctl> goldens ${GOLDEN_DIR})
+add_test(NAME validate.lowered.fault-slice-bound
+         COMMAND ${LOWERED_TEST} $<TARGET_FILE:reshardctl> fault ${GOLDEN_DIR}/lower/nd_mesh_r_to_s.ir slice-bound)
+add_test(NAME validate.lowered.fault-reduce-type
+         COMMAND ${LOWERED_TEST} $<TARGET_FILE:reshardctl> fault ${CMAKE_SOURCE_DIR}/samples/seed_mlp_before.ir reduce-type)
+add_test(NAME validate.lowered.differential
+         COMMAND ${LOWERED_TEST} $<TARGET_FILE:reshardctl> differential $<TARGET_FILE:differential> 1 60)
 add_test(NAME validate.nccl-without-gpu
          COMMAND ${GOLDEN_RUN} $<TARGET_FILE:reshardctl> validate-nccl ${CMAKE_SOURCE_DIR}/samples/seed_mlp_before.ir)

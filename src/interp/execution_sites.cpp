@@ -31,6 +31,8 @@ Shape extentsOf(const Box& box) {
 Shape SerialSite::resultShape(size_t i) const { return typeDims(op_.result(i)); }
 
 Tensor SerialSite::programInput(size_t i, std::string_view name) const {
+  if (local_ && local_->programInput)
+    if (std::optional<Tensor> given = local_->programInput(op_, i)) return std::move(*given);
   const Value* result = op_.result(i);
   std::string key(name);
   if (key.empty()) key = fmt::format("#input{}", inputCounter_++);  // program order: stable across the pass
@@ -39,6 +41,8 @@ Tensor SerialSite::programInput(size_t i, std::string_view name) const {
 }
 
 Shape SerialSite::operandOffset(size_t i) const {
+  if (local_ && local_->operandOffset)
+    if (std::optional<Shape> offset = local_->operandOffset(op_, i)) return std::move(*offset);
   const Value* operand = op_.operandValue(i);
   return Shape(operand ? values_.at(operand).serial.rank() : 0, 0);
 }

@@ -8,6 +8,7 @@
 #include <vector>
 
 #include "interp/kernel.h"
+#include "interp/local_run.h"
 #include "interp/value_store.h"
 
 namespace reshardctl {
@@ -15,10 +16,12 @@ namespace reshardctl {
 class SerialSite final : public ExecutionSite {
  public:
   // `inputCounter` numbers program inputs that carry no name, in program order.
-  SerialSite(const Operation& op, ValueStore& values, uint64_t seed, int64_t dynamicDim, size_t& inputCounter)
-      : op_(op), values_(values), seed_(seed), dynamicDim_(dynamicDim), inputCounter_(inputCounter) {}
+  // `local`: the hooks of a program run on its own (local_run.h), or nullptr.
+  SerialSite(const Operation& op, ValueStore& values, uint64_t seed, int64_t dynamicDim, size_t& inputCounter,
+             const LocalRunHooks* local = nullptr)
+      : op_(op), values_(values), seed_(seed), dynamicDim_(dynamicDim), inputCounter_(inputCounter), local_(local) {}
 
-  bool serial() const override { return true; }
+  bool serial() const override { return !(local_ && local_->onRank); }
   Shape resultShape(size_t i) const override;
   Tensor programInput(size_t i, std::string_view name) const override;
   Tensor localPiece(const Tensor& global, size_t) const override { return global; }
@@ -31,6 +34,7 @@ class SerialSite final : public ExecutionSite {
   uint64_t seed_;
   int64_t dynamicDim_;
   size_t& inputCounter_;
+  const LocalRunHooks* local_;
 };
 
 class RankSite final : public ExecutionSite {

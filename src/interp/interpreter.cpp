@@ -51,9 +51,11 @@ uint64_t heldBytes(const ValueState& state) {
 
 }  // namespace
 
-Interpreter::Interpreter(const Program& program, ExecutionBackend& backend, const ValidateOptions& options)
+Interpreter::Interpreter(const Program& program, ExecutionBackend& backend, const ValidateOptions& options,
+                         const LocalRunHooks* local)
     : program_(program),
       options_(options),
+      local_(local),
       world_(program),
       values_(program.valueCount(), world_.size()),
       reshards_(backend, options.costs),
@@ -80,10 +82,17 @@ ValidationOutcome Interpreter::run() {
 // The program's own block arguments (`^kw:%kwarg_x`) are inputs too.
 void Interpreter::runProgramInputs(const Block& body) {
   size_t index = 0;
-  for (const Value* arg : body.arguments()) {
+  for (size_t k = 0; k < body.arguments().size(); ++k) {
+    const Value* arg = body.arguments()[k];
     ValueState& state = values_.at(arg);
     if (!isTensorValue(arg)) continue;
     const std::string key = arg->argName.empty() ? fmt::format("#arg{}", index++) : std::string(arg->argName);
+    if (local_ && local_->argument)
+      if (std::optional<Tensor> given = local_->argument(k)) {
+        state.serial = std::move(*given);
+        state.known = true;
+        continue;
+      }
     try {
       state.serial = seededTensor(completeShape(arg->type->dims, -1, options_.dynamicDim),
                                   parseDType(arg->type->dtype).value_or(DType::F32), options_.seed, key);
@@ -134,6 +143,7 @@ void Interpreter::dispatch(const Operation& op) {
   if (opName == kIfOp) return runIf(op);
   if (opName == kWhileOp) return runWhile(op);
   if (opName == kReshardOp) return runReshard(op);
+  if (local_ && runCommunication(op)) return;
   const Kernel kernel = findKernel(opName);
   if (kernel == nullptr) {
     notSimulated(op, "");
@@ -142,15 +152,19 @@ void Interpreter::dispatch(const Operation& op) {
   runKernel(op, kernel);
 }
 
-void Interpreter::runKernel(const Operation& op, Kernel kernel) {
-  const OpAttributes attrs(op.attributes());
+std::vector<const Tensor*> Interpreter::serialOperands(const Operation& op) {
   std::vector<const Tensor*> inputs;
   for (size_t i = 0; i < op.numOperands(); ++i) {
     const Value* v = op.operandValue(i);
     inputs.push_back(v ? &values_.at(v).serial : nullptr);
   }
-  const SerialSite site(op, values_, options_.seed, options_.dynamicDim, inputCounter_);
-  KernelContext serialContext(op, attrs, std::move(inputs), site);
+  return inputs;
+}
+
+void Interpreter::runKernel(const Operation& op, Kernel kernel) {
+  const OpAttributes attrs(op.attributes());
+  const SerialSite site(op, values_, options_.seed, options_.dynamicDim, inputCounter_, local_);
+  KernelContext serialContext(op, attrs, serialOperands(op), site);
   try {
     kernel(serialContext);
   } catch (const std::bad_alloc&) {
@@ -164,6 +178,7 @@ void Interpreter::runKernel(const Operation& op, Kernel kernel) {
     notSimulated(op, problem);
     return markUnknown(op);
   }
+  if (local_) return finishLocal(op, serialOperands(op), std::move(serial));
   markUnknown(op);  // clears what an earlier loop iteration left
   const std::vector<size_t> ranks = executingRanks(op);
   const bool ranOnRanks = runOnRanks(op, kernel, attrs, serial, ranks);
@@ -220,7 +235,28 @@ bool Interpreter::runOnRanks(const Operation& op, Kernel kernel, const OpAttribu
   return true;
 }
 
+// A program run on its own: the op's results are its values, seen by the hook.
+void Interpreter::finishLocal(const Operation& op, const std::vector<const Tensor*>& operands, OpResults results) {
+  if (local_->observe) local_->observe(op, operands, results);
+  for (size_t i = 0; i < results.size() && i < op.numResults(); ++i) {
+    ValueState& state = values_.at(op.result(i));
+    state.known = results[i].has_value();
+    state.serial = results[i] ? std::move(*results[i]) : Tensor{};
+  }
+  setStatus(Status::Matched);
+}
+
+bool Interpreter::runCommunication(const Operation& op) {
+  if (!local_->communicate) return false;
+  const std::vector<const Tensor*> operands = serialOperands(op);
+  std::optional<OpResults> results = local_->communicate(op, operands);
+  if (!results) return false;
+  finishLocal(op, operands, std::move(*results));
+  return true;
+}
+
 void Interpreter::runReshard(const Operation& op) {
+  if (local_) return finishLocal(op, serialOperands(op), OpResults{values_.at(op.operandValue(0)).serial});
   const Value* input = op.operandValue(0);
   const Value* output = op.result(0);
   ValueState& from = values_.at(input);
@@ -528,6 +564,11 @@ void Interpreter::releaseAfter(size_t position) {
 
 std::string Interpreter::name(const Value* value) const {
   return options_.nameOf ? options_.nameOf(value) : std::string();
+}
+
+ValidationOutcome runLocal(const Program& program, ExecutionBackend& backend, const ValidateOptions& options,
+                           const LocalRunHooks& hooks) {
+  return Interpreter(program, backend, options, &hooks).run();
 }
 
 ValidationOutcome validateProgram(const Program& program, ExecutionBackend& backend, const ValidateOptions& options) {

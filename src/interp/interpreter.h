@@ -15,6 +15,7 @@
 #include <vector>
 
 #include "interp/kernel.h"
+#include "interp/local_run.h"
 #include "interp/reshard_runner.h"
 #include "interp/result_check.h"
 #include "interp/validation.h"
@@ -24,7 +25,10 @@ namespace reshardctl {
 
 class Interpreter {
  public:
-  Interpreter(const Program& program, ExecutionBackend& backend, const ValidateOptions& options);
+  // With `local` the program runs on its own (local_run.h): serially only,
+  // through its hooks.
+  Interpreter(const Program& program, ExecutionBackend& backend, const ValidateOptions& options,
+              const LocalRunHooks* local = nullptr);
   ValidationOutcome run();
 
  private:
@@ -36,6 +40,9 @@ class Interpreter {
   void dispatch(const Operation& op);
   void runKernel(const Operation& op, Kernel kernel);
   void runReshard(const Operation& op);
+  bool runCommunication(const Operation& op);  // false: not a communication op
+  void finishLocal(const Operation& op, const std::vector<const Tensor*>& operands, OpResults results);
+  std::vector<const Tensor*> serialOperands(const Operation& op);
   void runIf(const Operation& op);
   void runWhile(const Operation& op);
   void runStackOp(const Operation& op);  // cf.stack_create, cf.tuple_push, cf.tuple_pop
@@ -65,6 +72,7 @@ class Interpreter {
 
   const Program& program_;
   const ValidateOptions& options_;
+  const LocalRunHooks* local_;
   RankWorld world_;
   ValueStore values_;
   LayoutCache layouts_;

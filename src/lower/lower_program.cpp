@@ -69,13 +69,15 @@ bool checkLowerable(const Program& program, DiagnosticEngine& diagnostics) {
 
 namespace {
 
-bool lowerReshard(Operation* reshard, ProcessGroups& groups, int64_t rank, Rewriter& rewriter,
+bool lowerReshard(Operation* reshard, ProcessGroups& groups, const LowerOptions& options, Rewriter& rewriter,
                   DiagnosticEngine& diagnostics) {
+  const int64_t rank = options.rank;
   Value* input = reshard->operandValue(0);
   Value* result = reshard->result(0);
   LoweredOps ops(rewriter, *reshard);
   std::vector<LoweringWarning> warnings;
   ReshardFunctions functions(ops, groups, rank, warnings);
+  functions.usePlans(options.plan);
   try {
     Value* lowered = functions.reshard(*input->dist, *result->dist, input, Target{result->type, *result->dist});
     for (const LoweringWarning& warning : warnings)
@@ -104,7 +106,7 @@ LowerSummary lowerProgram(Program& program, const LowerOptions& options, Diagnos
     Rewriter rewriter(p);
     bool ok = true;
     for (Operation* reshard : reshards) {
-      ok = lowerReshard(reshard, groups, options.rank, rewriter, diagnostics) && ok;
+      ok = lowerReshard(reshard, groups, options, rewriter, diagnostics) && ok;
       ++summary.reshards;
     }
     return ok;

@@ -14,6 +14,7 @@
 
 #include "ir/diagnostics.h"
 #include "ir/ir.h"
+#include "reshard/cost_model.h"
 
 namespace reshardctl {
 
@@ -24,6 +25,9 @@ enum class LowerStage { Reshard, Pruned, Dense };
 struct LowerOptions {
   int64_t rank = 0;
   LowerStage stage = LowerStage::Dense;
+  // --lowering=plan: each reshard as the min-cost plan under these costs
+  // (reshard/planner.h) in the same op vocabulary; null: Paddle's functions.
+  const CostModel* plan = nullptr;
 };
 
 struct LowerSummary {

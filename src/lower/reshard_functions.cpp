@@ -1,6 +1,7 @@
 #include "lower/reshard_functions.h"
 
 #include <algorithm>
+#include <cstdlib>
 
 #include <fmt/format.h>
 
@@ -13,6 +14,16 @@
 namespace reshardctl {
 
 namespace {
+
+// A deliberately wrong lowering, for the test that validate --lowered
+// catches one (docs/lowering.md): RESHARDCTL_FAULT_LOWERING=slice-bound gives
+// r_to_s the next rank's slice bounds, =reduce-type makes p_to_r's
+// all_reduce a MAX where the partial is a SUM. Read only here, never set
+// outside tests.
+bool loweringFault(std::string_view name) {
+  const char* fault = std::getenv("RESHARDCTL_FAULT_LOWERING");
+  return fault != nullptr && name == fault;
+}
 
 std::vector<int64_t> sortedIds(const ProcessMesh& mesh) {
   std::vector<int64_t> ids = processIds(mesh);
@@ -90,7 +101,9 @@ Value* ReshardFunctions::fakeReshard(const TensorDistAttr& src, const TensorDist
 Value* ReshardFunctions::pToR(const TensorDistAttr& src, const TensorDistAttr& dst, Value* value,
                               const Target& out) {
   const int64_t ring = groups_.ringOf(sortedIds(src.mesh));
-  const int64_t reduce = static_cast<int64_t>(src.partials.front().reduce);
+  ReduceType reduceType = src.partials.front().reduce;
+  if (reduceType == ReduceType::Sum && loweringFault("reduce-type")) reduceType = ReduceType::Max;
+  const int64_t reduce = static_cast<int64_t>(reduceType);
   NewOp op{kAllReduceOp, {{"reduce_type", int32Text(reduce)}, {"ring_id", int32Text(ring)}}, {value},
            {out.type}, {out.dist}, ops_.opDist(src.mesh, {src}, {dst}), ops_.stopGradient(value)};
   return ops_.createOne(std::move(op));
@@ -155,8 +168,10 @@ Value* ReshardFunctions::rToS(const TensorDistAttr& src, const TensorDistAttr& d
   if (pieces == 1) return shareData(src, dst, value, out);
   const std::vector<int64_t> ids = processIds(mesh);
   const int64_t pieceLength = (total + pieces - 1) / pieces;
-  const int64_t start = positionOf(mesh, rank_) * pieceLength;
-  const int64_t end = rank_ == ids.back() ? total : start + pieceLength;
+  const bool fault = loweringFault("slice-bound");
+  const int64_t position = fault ? (positionOf(mesh, rank_) + 1) % pieces : positionOf(mesh, rank_);
+  const int64_t start = position * pieceLength;
+  const int64_t end = rank_ == ids.back() && !fault ? total : std::min(total, start + pieceLength);
   Value* starts = ops_.fullIntArray({start});
   Value* ends = ops_.fullIntArray({end});
   NewOp op{"pd_op.slice",
@@ -169,14 +184,14 @@ Value* ReshardFunctions::rToS(const TensorDistAttr& src, const TensorDistAttr& d
 // global rank 0 (paddle.assign) and zeros elsewhere (paddle.full); AVG and
 // MAX keep it everywhere; other reduce types are refused.
 Value* ReshardFunctions::rToP(const TensorDistAttr& src, const TensorDistAttr& dst, Value* value,
-                              const Target& out) {
+                              const Target& out, int64_t keeper) {
   const ReduceType reduce = dst.partials.front().reduce;
   if (reduce != ReduceType::Sum && reduce != ReduceType::Avg && reduce != ReduceType::Max)
     throw PaddleRefusal(fmt::format("Paddle's r_to_p reshard function asserts \"Unsupported reduce type {}\"",
                                     reduceTypeName(reduce)));
   NewOp op{"pd_op.assign", {}, {value}, {out.type}, {out.dist}, ops_.opDist(dst.mesh, {src}, {dst}),
            ops_.stopGradient(value)};
-  if (reduce == ReduceType::Sum && rank_ != 0) {
+  if (reduce == ReduceType::Sum && rank_ != keeper) {
     op.name = "pd_op.full";
     op.operands.clear();
     op.attributes = {{"dtype", dataType(value->type)},
@@ -555,6 +570,7 @@ Value* ReshardFunctions::subToGlobal(const TensorDistAttr& src, const TensorDist
 // choose_reshard_func: the first registered function whose is_suitable holds.
 Value* ReshardFunctions::reshard(const TensorDistAttr& src, const TensorDistAttr& dst, Value* value,
                                  const Target& out) {
+  if (costs_) return planned(src, dst, value, out);
   const bool sameMesh = src.mesh == dst.mesh;
   const bool sameShape = src.mesh.shape == dst.mesh.shape;
   const bool oneD = src.mesh.ndim() == 1 && dst.mesh.ndim() == 1;

@@ -12,6 +12,8 @@
 #include "ir/diagnostics.h"
 #include "ir/ir.h"
 #include "lower/lowered_ops.h"
+#include "reshard/cost_model.h"
+#include "reshard/plan.h"
 #include "lower/process_groups.h"
 
 namespace reshardctl {
@@ -35,11 +37,21 @@ class ReshardFunctions {
   // PaddleRefusal where Paddle has no function or its function raises.
   Value* reshard(const TensorDistAttr& src, const TensorDistAttr& dst, Value* value, const Target& out);
 
+  // --lowering=plan: lower the planner's min-cost plan (reshard/planner.h)
+  // under `costs` instead of Paddle's function, each step by the function of
+  // its 1-D move on the group holding this rank (planned_reshard.cpp).
+  void usePlans(const CostModel* costs) { costs_ = costs; }
+
  private:
   Value* pToR(const TensorDistAttr& src, const TensorDistAttr& dst, Value* value, const Target& out);
   Value* pToS(const TensorDistAttr& src, const TensorDistAttr& dst, Value* value, const Target& out);
   Value* rToS(const TensorDistAttr& src, const TensorDistAttr& dst, Value* value, const Target& out);
-  Value* rToP(const TensorDistAttr& src, const TensorDistAttr& dst, Value* value, const Target& out);
+  // `keeper`: the rank that keeps a SUM's value (Paddle's: global rank 0).
+  Value* rToP(const TensorDistAttr& src, const TensorDistAttr& dst, Value* value, const Target& out,
+              int64_t keeper = 0);
+  Value* planned(const TensorDistAttr& src, const TensorDistAttr& dst, Value* value, const Target& out);
+  Value* reduceThenSlice(const Step& step, const std::vector<int64_t>& group, const TensorDistAttr& current,
+                         Value* value, const Target& out);
   Value* sToR(const TensorDistAttr& src, const TensorDistAttr& dst, Value* value, const Target& out);
   Value* sToS(const TensorDistAttr& src, const TensorDistAttr& dst, Value* value, const Target& out);
   Value* reshape(Value* value, const std::vector<int64_t>& shape, const TensorDistAttr& dist);
@@ -65,6 +77,7 @@ class ReshardFunctions {
   ProcessGroups& groups_;
   int64_t rank_;
   std::vector<LoweringWarning>& warnings_;
+  const CostModel* costs_ = nullptr;
 };
 
 }  // namespace reshardctl

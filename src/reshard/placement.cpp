@@ -39,6 +39,16 @@ Placements toPlacements(const TensorDistAttr& attr) {
 
 Layout toLayout(const TensorDistAttr& attr) { return {attr.mesh, toPlacements(attr)}; }
 
+TensorDistAttr groupLayout(const std::vector<int64_t>& ranks, size_t tensorRank, int64_t splitDim,
+                           std::optional<ReduceType> partial) {
+  TensorDistAttr dist;
+  dist.mesh = ProcessMesh({static_cast<int64_t>(ranks.size())}, ranks);
+  dist.dimsMapping.assign(tensorRank, -1);
+  if (splitDim >= 0 && static_cast<size_t>(splitDim) < tensorRank) dist.dimsMapping[static_cast<size_t>(splitDim)] = 0;
+  if (partial) dist.partials.push_back({0, *partial});
+  return dist;
+}
+
 TensorDistAttr toDistAttr(const Layout& layout, int64_t tensorRank) {
   TensorDistAttr attr;
   attr.mesh = layout.mesh;

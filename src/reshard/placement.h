@@ -5,6 +5,7 @@
 #pragma once
 
 #include <cstdint>
+#include <optional>
 #include <stdexcept>
 #include <string>
 #include <vector>
@@ -53,6 +54,10 @@ Placements toPlacements(const TensorDistAttr& attr);  // throws LayoutError
 Layout toLayout(const TensorDistAttr& attr);          // throws LayoutError
 // Partials are listed in mesh-dim order.
 TensorDistAttr toDistAttr(const Layout& layout, int64_t tensorRank);
+// A layout on the 1-D mesh of `ranks` (a communicator's group): tensor dim
+// `splitDim` split over it (-1: none), partial by `partial` when given.
+TensorDistAttr groupLayout(const std::vector<int64_t>& ranks, size_t tensorRank, int64_t splitDim,
+                           std::optional<ReduceType> partial = std::nullopt);
 
 // Paddle can express the layout: each tensor dim split by at most one mesh dim,
 // every split dim below tensorRank.

@@ -213,6 +213,7 @@ class CallCollector {
     call.kind = row.kind;
     call.op = std::string(op.name());
     call.location = op.location();
+    call.source = &op;
     call.inControlFlow = unknown;
     if (op.distAttr() != nullptr && op.distAttr()->mesh.idsKnown) call.meshRanks = op.distAttr()->mesh.processIds;
     try {

@@ -49,6 +49,7 @@ struct CommCall {
   uint32_t location = 0;             // the op's line
   bool inControlFlow = false;        // inside pd_op.if / pd_op.while: not statically known
   std::vector<int64_t> meshRanks;    // op_dist_attr's process ids, when it has them
+  const Operation* source = nullptr;  // the op itself (valid while its program lives)
 };
 
 // What a call's partners must agree on, for messages: "all_reduce SUM 64 x f32".

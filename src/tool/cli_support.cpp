@@ -188,6 +188,11 @@ const Choices<BackendKind>& backendChoices() {
   return choices;
 }
 
+const Choices<LoweringKind>& loweringChoices() {
+  static const Choices<LoweringKind> choices = {{"paddle", LoweringKind::Paddle}, {"plan", LoweringKind::Plan}};
+  return choices;
+}
+
 CLI::Validator positiveNumber() { return numberAbove(0, false, "a number greater than 0"); }
 CLI::Validator nonNegativeNumber() { return numberAbove(0, true, "a number of at least 0"); }
 

@@ -104,6 +104,14 @@ CLI::Option* addChoiceOption(CLI::App& command, const std::string& flag, Enum& v
 enum class BackendKind { Cpu, Nccl };
 const Choices<BackendKind>& backendChoices();  // cpu, nccl
 
+// Which ops `lower` and `validate --lowered` make of a reshard: Paddle's own
+// reshard functions, or the min-cost plan of `plan` (its default cost model).
+enum class LoweringKind { Paddle, Plan };
+const Choices<LoweringKind>& loweringChoices();  // paddle, plan
+inline constexpr const char* kLoweringHelp =
+    "Which ops a reshard becomes: Paddle's own reshard functions, or the min-cost plan of `plan` (its default cost "
+    "model) in the same ops";
+
 // "must be a number greater than 0, not '-1'": values that are not finite
 // (1e400) fail too.
 CLI::Validator positiveNumber();

@@ -23,8 +23,6 @@ namespace reshardctl {
 
 namespace {
 
-enum class Lowering { Paddle };
-
 struct LowerCommandOptions {
   std::string input = "-";
   std::string output = "-";
@@ -35,7 +33,8 @@ struct LowerCommandOptions {
   std::optional<int64_t> rank;
   bool allRanks = false;
   LowerStage stage = LowerStage::Dense;
-  Lowering lowering = Lowering::Paddle;
+  LoweringKind lowering = LoweringKind::Paddle;
+  CostModel costs;  // --lowering=plan: the planner's default model
 };
 
 const Choices<LowerStage>& stageChoices() {
@@ -73,7 +72,9 @@ LoweredRank lowerLoaded(LoadedProgram loaded, int64_t rank, const LowerCommandOp
   if (std::find(ranks.begin(), ranks.end(), rank) == ranks.end())
     throw Failure(FailureKind::Usage, fmt::format("--rank {}: the rank is in no mesh of the program (its ranks: {})",
                                                   rank, fmt::join(ranks, ", ")));
-  const LowerSummary summary = lowerProgram(program, LowerOptions{rank, options.stage}, diagnostics);
+  const LowerSummary summary = lowerProgram(
+      program, LowerOptions{rank, options.stage, options.lowering == LoweringKind::Plan ? &options.costs : nullptr},
+      diagnostics);
   if (!summary.ok) return {nullptr, kExitBadInput};
   return {std::move(loaded.program), kExitOk};
 }
@@ -143,8 +144,7 @@ SubcommandRunner defineLower(CLI::App& command, ReportingOptions& reporting) {
   addChoiceOption(command, "--stage", options->stage, stageChoices(),
                   "Where to stop: after reshard_op_pass (dist types), after remove_other_rank_op_pass, or the "
                   "dense program (local builtin.tensor types, no op_dist_attr)");
-  addChoiceOption(command, "--lowering", options->lowering, Choices<Lowering>{{"paddle", Lowering::Paddle}},
-                  "Which ops a reshard becomes: Paddle's own reshard functions");
+  addChoiceOption(command, "--lowering", options->lowering, loweringChoices(), kLoweringHelp);
   command.add_flag("--apply", options->apply, "Run the partition pass first and lower the reshards it inserts");
   addPartitionFlags(command, options->pass);
   addReportingFlags(command, reporting);

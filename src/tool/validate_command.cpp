@@ -17,11 +17,14 @@
 #include "interp/shrink/shrink.h"
 #include "interp/validation.h"
 #include "interp/validation_report.h"
+#include "lower/lower_program.h"
+#include "lower/lowered_ops.h"
 #include "passes/partition_pass.h"
 #include "report/diagnostic_formats.h"
 #include "report/json_export.h"
 #include "report/result_json.h"
 #include "reshard/mesh_coords.h"
+#include "schedule/lowered_run.h"
 #include "support/failure.h"
 #include "support/text.h"
 #include "syntax/printer.h"
@@ -51,6 +54,9 @@ struct ValidateCommandOptions {
   bool json = false;            // schema/validate.schema.json
   bool strict = false;          // exit 2 when some op is not simulated
   std::string shrink = "auto";  // interp/shrink/shrink.h's ShrinkRequest, as written
+  bool lowered = false;         // run every rank's lowered program (schedule/lowered_run.h)
+  LoweringKind lowering = LoweringKind::Paddle;
+  CostModel costs;              // --lowering=plan: the planner's default model
 };
 
 // Names values as the input file does: numbered before the pass, which adds
@@ -92,9 +98,17 @@ std::string outOfMemoryMessage(const std::string& input, const Program& program,
                      factor > 1 ? fmt::format(" after a shrink of 1/{}", factor) : "", std::max<int64_t>(factor * 4, 16));
 }
 
-void reportDivergences(const ValidationOutcome& outcome, DiagnosticEngine& diagnostics) {
+// Where to report an op of a lowered program: an op the lowering made has no
+// line of its own, so the op it was made for (its uses', or a send's operand's).
+size_t loweredLocation(const Operation& op) {
+  const size_t at = sourceLocation(op);
+  if (at != 0 || op.numOperands() == 0 || !op.operandValue(0) || !op.operandValue(0)->definingOp) return at;
+  return sourceLocation(*op.operandValue(0)->definingOp);
+}
+
+void reportDivergences(const ValidationOutcome& outcome, DiagnosticEngine& diagnostics, bool lowered) {
   for (const Divergence& d : outcome.divergences) {
-    const size_t offset = d.op ? d.op->location() : 0;
+    const size_t offset = !d.op ? 0 : lowered ? loweredLocation(*d.op) : d.op->location();
     Diagnostic& reported = offset != 0 ? diagnostics.error(offset, 1, d.message) : diagnostics.error(d.message);
     reported.code = kDivergenceCode;
   }
@@ -206,8 +220,12 @@ class InputValidator {
     validate.atol = options_.atol;
     validate.all = options_.all;
     validate.nameOf = [&names](const Value* value) { return names(value); };
+    LoweredRanks lowered(reporter_);
+    if (options_.lowered)
+      if (int status = lowerEveryRank(input, loaded, diagnostics, lowered); status != kExitOk) return status;
     try {
-      *outcome = validateProgram(*loaded.program, *backend, validate);
+      *outcome = options_.lowered ? validateLowered(*loaded.program, lowered.inputs, lowered.rings, *backend, validate)
+                                  : validateProgram(*loaded.program, *backend, validate);
     } catch (const BackendError& e) {
       diagnostics.error(fmt::format("the {} backend failed on {}: {}", backend->name(), input.name, e.what()));
       return kExitUsage;
@@ -217,9 +235,41 @@ class InputValidator {
       diagnostics.error(fmt::format("validate could not go on with {}: {}", input.name, e.what()));
       return kExitUsage;
     }
-    reportDivergences(**outcome, diagnostics);
+    reportDivergences(**outcome, diagnostics, options_.lowered);
     if (!(*outcome)->divergences.empty()) return kExitBadInput;
     if (options_.strict && (*outcome)->notSimulatedOps > 0) return kExitUsage;
+    return kExitOk;
+  }
+
+  // validate --lowered: the program lowered for each of its ranks, each from
+  // a parse of its own (as `lower --all-ranks` does), through the same pass
+  // and shrink as the dist program.
+  struct LoweredRanks {
+    explicit LoweredRanks(const Reporter& reporter) : copies(reporter.engine()) {}
+    // The copies' load, pass and shrink say again what the input's said: not shown.
+    DiagnosticEngine copies;
+    std::vector<std::unique_ptr<Program>> programs;
+    std::vector<RankInput> inputs;
+    GroupTable rings;
+  };
+
+  int lowerEveryRank(const InputProgram& input, const LoadedProgram& loaded, DiagnosticEngine& diagnostics,
+                     LoweredRanks& lowered) {
+    if (!checkLowerable(*loaded.program, diagnostics)) return kExitBadInput;
+    for (int64_t rank : programRanks(*loaded.program)) {
+      LoadedProgram copy = loadProgram(input, lowered.copies);
+      if (!copy.program) return copy.failure;
+      if (options_.apply && !applyPartitionPass(*copy.program, lowered.copies, options_.pass).ok) return kExitBadInput;
+      if (!shrinkProgram(*copy.program, *parseShrinkRequest(options_.shrink), lowered.copies).ok) return kExitBadInput;
+      const LowerOptions lower{rank, LowerStage::Dense,
+                               options_.lowering == LoweringKind::Plan ? &options_.costs : nullptr};
+      const LowerSummary summary = lowerProgram(*copy.program, lower, diagnostics);
+      if (!summary.ok) return kExitBadInput;
+      lowered.rings.insert(summary.rings.begin(), summary.rings.end());
+      lowered.inputs.push_back({rank, copy.program.get(), loaded.source.get(), fmt::format("{} rank {}", input.name, rank),
+                                &lowered.copies});
+      lowered.programs.push_back(std::move(copy.program));
+    }
     return kExitOk;
   }
 
@@ -284,6 +334,10 @@ SubcommandRunner defineValidate(CLI::App& command, ReportingOptions& reporting) 
   command.add_flag("--strict", validate.strict, "Exit 2 when some op cannot be simulated");
   addShrinkOption(command, validate.shrink,
                   "the program's values exceed 2^25 elements or --max-memory, or its ops --max-work");
+  CLI::Option* lowered = command.add_flag("--lowered", validate.lowered,
+                   "Lower the program for every rank (as lower does) and run each rank's own dense program, its "
+                   "communication ops across the ranks, against the serial program");
+  addChoiceOption(command, "--lowering", validate.lowering, loweringChoices(), kLoweringHelp)->needs(lowered);
   addReportingFlags(command, reporting);
   command.footer(fmt::format("{}\nExit status: 0 every op checked matches the serial program, 1 bad input or a "
                              "divergence, {}, or (--strict) some op cannot be simulated.",

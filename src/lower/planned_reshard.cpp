@@ -1,0 +1,109 @@
+// --lowering=plan (docs/lowering.md): ReshardFunctions::planned, the
+// planner's min-cost plan lowered step by step into the op vocabulary of
+// Paddle's functions. Each collective step of a plan is a 1-D move on the
+// groups along its mesh dims, so it is lowered by the 1-D function of that
+// move on the group holding this rank, as NdMeshReshardFunction lowers its
+// moves (reshard_functions.cpp); a send_recv step is same_status. Every
+// group of a step is made before this rank's is used, so ring ids agree on
+// every rank.
+#include <algorithm>
+
+#include <fmt/format.h>
+
+#include "lower/reshard_functions.h"
+#include "reshard/mesh_coords.h"
+#include "reshard/planner.h"
+
+namespace reshardctl {
+
+namespace {
+
+const std::vector<int64_t>* groupHolding(const Step& step, int64_t rank) {
+  for (const std::vector<int64_t>& group : step.groups)
+    if (std::find(group.begin(), group.end(), rank) != group.end()) return &group;
+  return nullptr;
+}
+
+}  // namespace
+
+Value* ReshardFunctions::reduceThenSlice(const Step& step, const std::vector<int64_t>& group,
+                                         const TensorDistAttr& current, Value* value, const Target& out) {
+  const size_t rank = value->type->dims.size();
+  TensorDistAttr reduced = current;
+  std::erase_if(reduced.partials, [&](const PartialDim& p) { return p.meshDim == step.meshDim; });
+  const Target whole{ops_.distType(value->type->dims, std::string(value->type->dtype), reduced), reduced};
+  value = pToR(groupLayout(group, rank, -1, step.reduce), groupLayout(group, rank, -1), value, whole);
+  return rToS(groupLayout(group, rank, -1), groupLayout(group, rank, step.tensorDim), value, out);
+}
+
+Value* ReshardFunctions::planned(const TensorDistAttr& src, const TensorDistAttr& dst, Value* value,
+                                 const Target& out) {
+  const std::vector<int64_t>& dims = value->type->dims;
+  const std::string dtype(value->type->dtype);
+  Plan plan;
+  try {
+    plan = planMinCost(ReshardRequest{dims, parseDType(dtype).value_or(DType::F32), src, dst}, *costs_);
+  } catch (const std::exception& e) {  // PlanError, LayoutError
+    throw PaddleRefusal(fmt::format("the planner has no plan for it: {}", e.what()));
+  }
+  TensorDistAttr current = src;
+  for (size_t k = 0; k < plan.steps.size(); ++k) {
+    const Step& step = plan.steps[k];
+    const bool last = k + 1 == plan.steps.size();
+    const TensorDistAttr next = last ? dst : toDistAttr(step.to, static_cast<int64_t>(dims.size()));
+    const Target target = last ? out : Target{ops_.distType(dims, dtype, next), next};
+    if (step.kind == StepKind::SendRecv) {
+      if (!(step.from.placements == step.to.placements) || step.from.mesh.shape != step.to.mesh.shape)
+        throw PaddleRefusal(fmt::format("the plan's send_recv from {} to {} has no same_status form",
+                                        layoutText(step.from), layoutText(step.to)));
+      value = sameStatus(current, next, value, target);
+      current = next;
+      continue;
+    }
+    for (const std::vector<int64_t>& group : step.groups) {
+      std::vector<int64_t> sorted = group;
+      std::sort(sorted.begin(), sorted.end());
+      groups_.ringOf(sorted);
+    }
+    const std::vector<int64_t>* group = groupHolding(step, rank_);
+    if (group == nullptr) {  // this rank takes no part: pruned with the ops of other ranks
+      value = fakeReshard(current, next, value, target);
+      current = next;
+      continue;
+    }
+    const size_t rank = dims.size();
+    const std::optional<ReduceType> reduce = step.reduce;
+    switch (step.kind) {
+      case StepKind::AllReduce:
+        value = pToR(groupLayout(*group, rank, -1, reduce), groupLayout(*group, rank, -1), value, target);
+        break;
+      case StepKind::ReduceScatter:
+        if (reduce.value_or(ReduceType::Sum) == ReduceType::Sum) {
+          value = pToS(groupLayout(*group, rank, -1, reduce), groupLayout(*group, rank, step.tensorDim), value, target);
+          break;
+        }
+        // reduce_scatter sums only: another reduction is an all_reduce, then this rank's slice.
+        value = reduceThenSlice(step, *group, current, value, target);
+        break;
+      case StepKind::AllGather:
+        value = sToR(groupLayout(*group, rank, step.tensorDim), groupLayout(*group, rank, -1), value, target);
+        break;
+      case StepKind::AllToAll:
+        value = sToS(groupLayout(*group, rank, step.fromTensorDim), groupLayout(*group, rank, step.tensorDim), value, target);
+        break;
+      case StepKind::Slice:
+        value = rToS(groupLayout(*group, rank, -1), groupLayout(*group, rank, step.tensorDim), value, target);
+        break;
+      case StepKind::PartialInit:
+        if (step.fromTensorDim != -1)
+          throw PaddleRefusal("the plan makes a partial value from a shard, which no reshard function's ops express");
+        value = rToP(groupLayout(*group, rank, -1), groupLayout(*group, rank, -1, reduce), value, target, group->front());
+        break;
+      case StepKind::SendRecv: break;
+    }
+    current = next;
+  }
+  return value;
+}
+
+}  // namespace reshardctl
