@@ -60,6 +60,14 @@ Value* ReshardFunctions::planned(const TensorDistAttr& src, const TensorDistAttr
       current = next;
       continue;
     }
+    if (step.kind == StepKind::Slice && step.tensorDim < 0) {
+      // Several mesh dims cut at once (reshard/transition.h's permutation with
+      // nothing to send): each rank slices its own piece, as Paddle's N-D
+      // lowering of R to those splits does, one local slice per mesh dim.
+      value = ndMesh(current, next, value, target);
+      current = next;
+      continue;
+    }
     for (const std::vector<int64_t>& group : step.groups) {
       std::vector<int64_t> sorted = group;
       std::sort(sorted.begin(), sorted.end());

@@ -14,7 +14,7 @@
 #include "interp/local_run.h"
 #include "interp/result_check.h"
 #include "interp/value_store.h"
-#include "interp/work_budget.h"
+#include "interp/budget/work_budget.h"
 #include "schedule/rank_rendezvous.h"
 #include "support/op_names.h"
 
@@ -98,7 +98,7 @@ class LoweredValidation {
 };
 
 ValidationOutcome LoweredValidation::run() {
-  checkBudgetUpFront(dist_, options_.budget, options_.dynamicDim);
+  checkBudgetUpFront(dist_, options_.budget, options_.dynamicDim, options_.maxLoopIterations);
   runSerial();
   indexProgram();
   captures_.resize(ranks_.size());

@@ -5,7 +5,8 @@
 // program could break it -- dropped, swapped with a later call of its
 // communicator, its element count, dtype, ring, reduce type or peer changed --
 // and the check must report a finding at the mutated op (one of the
-// finding's ops at that op's place in the input).
+// finding's ops at that op's place in the input; for a dropped call, at it or
+// at a call of the run of equal calls it cannot be told from).
 //
 //   schedule_mutation [--count N] [--seed S] [--min-found PERCENT] [--min-mutations M] [--input FILE]...
 // --input adds a dist program of a file (the samples' and goldens' cross-mesh
@@ -147,9 +148,30 @@ bool sameCall(const CommCall& a, const CommCall& b) {
          a.dtype == b.dtype && a.reduce == b.reduce && a.root == b.root;
 }
 
+// The places of the calls that dropping calls[i] cannot be told from: the run
+// of calls equal to it (sameCall) next to each other among its ring's calls.
+// Dropping any one of them leaves the same schedule, so a finding at any of
+// them is at the dropped op.
+std::vector<uint32_t> indistinguishable(const std::vector<CommCall>& calls, size_t i) {
+  std::vector<uint32_t> places{calls[i].location};
+  for (size_t j = i; j-- > 0;) {
+    if (calls[j].ring != calls[i].ring) continue;
+    if (!sameCall(calls[j], calls[i])) break;
+    places.push_back(calls[j].location);
+  }
+  for (size_t j = i + 1; j < calls.size(); ++j) {
+    if (calls[j].ring != calls[i].ring) continue;
+    if (!sameCall(calls[j], calls[i])) break;
+    places.push_back(calls[j].location);
+  }
+  return places;
+}
+
 // Applies `mutation` to one call of `schedule` chosen by `random`; the
-// place of the op it broke, or nullopt when no call of the schedule takes it.
-std::optional<uint32_t> mutate(Schedule& schedule, const GroupTable& groups, Mutation mutation, std::mt19937_64& random) {
+// places a finding may name for it (the op it broke, or for a drop any op of
+// the run it cannot be told from), or nullopt when no call takes it.
+std::optional<std::vector<uint32_t>> mutate(Schedule& schedule, const GroupTable& groups, Mutation mutation,
+                                            std::mt19937_64& random) {
   std::vector<std::pair<size_t, size_t>> candidates;
   for (size_t r = 0; r < schedule.ranks.size(); ++r)
     for (size_t i = 0; i < schedule.ranks[r].calls.size(); ++i) {
@@ -178,7 +200,8 @@ std::optional<uint32_t> mutate(Schedule& schedule, const GroupTable& groups, Mut
   const auto [r, i] = candidates[random() % candidates.size()];
   std::vector<CommCall>& calls = schedule.ranks[r].calls;
   CommCall& c = calls[i];
-  const uint32_t place = c.location;
+  const std::vector<uint32_t> places = mutation == Mutation::Drop ? indistinguishable(calls, i)
+                                                                  : std::vector<uint32_t>{c.location};
   switch (mutation) {
     case Mutation::Drop: calls.erase(calls.begin() + static_cast<std::ptrdiff_t>(i)); break;
     case Mutation::Swap:
@@ -207,13 +230,15 @@ std::optional<uint32_t> mutate(Schedule& schedule, const GroupTable& groups, Mut
     }
     case Mutation::Peer: c.peerIndex += 1; break;
   }
-  return place;
+  return places;
 }
 
-bool foundAt(const Schedule& schedule, const ScheduleCheck& check, uint32_t place) {
+bool foundAt(const Schedule& schedule, const ScheduleCheck& check, const std::vector<uint32_t>& places) {
   for (const Finding& finding : check.findings)
     for (const FindingOp& op : finding.ops)
-      if (op.call != kNoCall && schedule.ranks[op.rank].calls[op.call].location == place) return true;
+      if (op.call != kNoCall &&
+          std::find(places.begin(), places.end(), schedule.ranks[op.rank].calls[op.call].location) != places.end())
+        return true;
   return false;
 }
 
@@ -267,12 +292,12 @@ int main(int argc, char** argv) {
     std::mt19937_64 random(seed);
     for (Mutation mutation : kMutations) {
       Schedule mutated = base;
-      const std::optional<uint32_t> place = mutate(mutated, program->ranks.groups, mutation, random);
-      if (!place) continue;
+      const std::optional<std::vector<uint32_t>> places = mutate(mutated, program->ranks.groups, mutation, random);
+      if (!places) continue;
       resolveSchedule(mutated, program->ranks.groups);
       Tally& tally = tallies[mutation];
       ++tally.tried;
-      if (foundAt(mutated, checkSchedule(mutated), *place)) {
+      if (foundAt(mutated, checkSchedule(mutated), *places)) {
         ++tally.found;
         continue;
       }
