@@ -131,12 +131,16 @@ generate_mlir() {  # generate_mlir IN.ir OUT.mlir
 commands=(
   "cat 0 cat IN >OUT"
   "apply 0 apply IN -o OUT"
+  "apply-j1 0 apply -j 1 IN -o OUT"
+  "apply-j2 0 apply -j 2 IN -o OUT"
   "apply-stdin 0 apply - -o OUT <IN"
   "apply-pipe 0 apply - -o OUT |IN"
   "apply--check 1 apply --check IN"
   "apply--dedupe 0 apply --dedupe --fold IN -o OUT"
   "list 0 list --no-reshards IN -o OUT"  # the log scanner alone (list parses each program by default)
   "print 0 print AFTER -o OUT"
+  "print-j1 0 print -j 1 AFTER -o OUT"
+  "print-j2 0 print -j 2 AFTER -o OUT"
   "print-json 0 print --emit=json AFTER -o OUT"
   "verify 0 verify --quiet AFTER"
   "diff 1 diff IN AFTER"

@@ -107,3 +107,13 @@ if(Python3_FOUND)
                        PASS_REGULAR_EXPRESSION "FAIL readme-drift.md:8: [$] reshardctl diff --stat"
                        FAIL_REGULAR_EXPRESSION "FAIL readme-drift.md:[46]:")
 endif()
+
+# -j: the same bytes on any number of threads; a bad count from the flag or
+# RESHARDCTL_JOBS is a usage error saying why.
+add_cli_case(jobs.same-bytes 0 ${AFTER} print -j 3 ${AFTER})
+add_cli_case(jobs.zero 2 - print -j 0 ${AFTER})
+set_tests_properties(cli.jobs.zero PROPERTIES
+                     ENVIRONMENT EXPECTED_STDERR=${CMAKE_SOURCE_DIR}/tests/golden/jobs/zero.stderr)
+add_cli_case(jobs.bad-environment 2 - print ${AFTER})
+set_tests_properties(cli.jobs.bad-environment PROPERTIES
+                     ENVIRONMENT "RESHARDCTL_JOBS=many;EXPECTED_STDERR=${CMAKE_SOURCE_DIR}/tests/golden/jobs/environment.stderr")

@@ -58,6 +58,9 @@ class OutputSink {
   bool flush();
   // Flushes and closes an owned descriptor; false once any write has failed.
   bool close();
+  // The buffer's size: a write() of at least this many bytes to a descriptor
+  // or consumer goes out without a copy.
+  size_t capacity() const { return buffer_.size(); }
   bool failed() const { return error_ != 0; }
   int error() const { return error_; }  // errno of the first failure; 0: none
   // "cannot write 'NAME': REASON" for the first failure.
@@ -66,6 +69,7 @@ class OutputSink {
   // Memory only: the text so far, and handing it over.
   std::string_view view() const { return {buffer_.data(), size()}; }
   std::string take();
+  void clear() { cur_ = buffer_.data(); }  // empties it, keeping the buffer for the next text
 
  private:
   size_t size() const { return cur_ ? static_cast<size_t>(cur_ - buffer_.data()) : 0; }

@@ -52,50 +52,6 @@ std::string parseOutcome(const std::string& name, const std::string& text, bool 
   return outcome + diagnostics.render();
 }
 
-// Each "%N" of `line`: where it starts, its length and N (a hand scan:
-// std::regex trips GCC 12's -Wmaybe-uninitialized under the sanitizers).
-template <typename Each>
-void forEachValueNumber(const std::string& line, Each&& each) {
-  for (size_t at = line.find('%'); at != std::string::npos; at = line.find('%', at + 1)) {
-    size_t end = at + 1;
-    while (end < line.size() && line[end] >= '0' && line[end] <= '9') ++end;
-    if (end > at + 1) each(at, end - at, std::stoul(line.substr(at + 1, end - at - 1)));
-  }
-}
-
-// The op lines of samples/seed_mlp_before.ir copied until there are `ops`,
-// every %N shifted by the values of one copy, as scripts/bench.sh generates
-// its inputs. `vary`: each op's dictionary also gets an entry of its own.
-std::string benchInput(size_t ops, bool vary) {
-  std::istringstream seed(testing::readRepoFile("samples/seed_mlp_before.ir"));
-  std::vector<std::string> lines;
-  size_t values = 0;
-  for (std::string line; std::getline(seed, line);) {
-    if (!line.starts_with("    (")) continue;
-    forEachValueNumber(line, [&](size_t, size_t, size_t n) { values = std::max(values, n + 1); });
-    lines.push_back(line);
-  }
-  std::string text = "{\n";
-  for (size_t written = 0, copy = 0; written < ops; ++copy) {
-    for (const std::string& line : lines) {
-      if (written == ops) break;
-      std::string shifted;
-      size_t last = 0;
-      forEachValueNumber(line, [&](size_t at, size_t length, size_t n) {
-        shifted += line.substr(last, at - last);
-        shifted += fmt::format("%{}", n + copy * values);
-        last = at + length;
-      });
-      shifted += line.substr(last);
-      if (size_t brace = shifted.find(") {"); vary && brace != std::string::npos)
-        shifted.insert(brace + 3, fmt::format("a0_vary:\"{}\",", written));
-      text += shifted + '\n';
-      ++written;
-    }
-  }
-  return text + "}\n";
-}
-
 // Texts the memo could take for another: an op_dist_attr value that a
 // remembered one is a prefix of (the check after the comparison), spaced
 // and reordered dictionaries after a verbatim one.
@@ -110,19 +66,6 @@ std::string nearMisses() {
   return text + "}\n";
 }
 
-std::vector<std::filesystem::path> repositoryInputs() {
-  const std::filesystem::path root(RESHARDCTL_SOURCE_DIR);
-  std::vector<std::filesystem::path> inputs;
-  for (const auto& entry : std::filesystem::directory_iterator(root / "samples"))
-    if (entry.path().extension() == ".ir") inputs.push_back(entry.path());
-  for (const auto& entry : std::filesystem::recursive_directory_iterator(root / "tests/golden")) {
-    std::string extension = entry.path().extension().string();
-    if (entry.is_regular_file() && (extension == ".ir" || extension == ".log")) inputs.push_back(entry.path());
-  }
-  std::sort(inputs.begin(), inputs.end());
-  return inputs;
-}
-
 void requireSameWithAndWithoutMemo(const std::string& name, const std::string& text) {
   INFO(name);
   CHECK(parseOutcome(name, text, true) == parseOutcome(name, text, false));
@@ -131,22 +74,22 @@ void requireSameWithAndWithoutMemo(const std::string& name, const std::string& t
 }  // namespace
 
 TEST_CASE("the attribute memo changes nothing: every sample, golden and bench input reads the same without it") {
-  std::vector<std::filesystem::path> inputs = repositoryInputs();
+  std::vector<std::filesystem::path> inputs = testing::repositoryInputs();
   CHECK(inputs.size() > 100);
   for (const std::filesystem::path& path : inputs) {
     std::string relative = std::filesystem::relative(path, RESHARDCTL_SOURCE_DIR).string();
     requireSameWithAndWithoutMemo(relative, testing::readRepoFile(relative));
   }
-  requireSameWithAndWithoutMemo("bench-repeated.ir", benchInput(2000, false));
-  requireSameWithAndWithoutMemo("bench-varied.ir", benchInput(2000, true));
+  requireSameWithAndWithoutMemo("bench-repeated.ir", testing::benchInput(2000, false));
+  requireSameWithAndWithoutMemo("bench-varied.ir", testing::benchInput(2000, true));
   requireSameWithAndWithoutMemo("near-misses.ir", nearMisses());
 }
 
 TEST_CASE("the bench inputs are what the memo is for: they parse, and the varied one has no two dictionaries alike") {
-  std::string varied = parseOutcome("varied.ir", benchInput(60, true), true);
+  std::string varied = parseOutcome("varied.ir", testing::benchInput(60, true), true);
   CHECK(varied.find("error") == std::string::npos);
   CHECK(varied.find("a0_vary:\"59\"") != std::string::npos);
-  CHECK(parseOutcome("repeated.ir", benchInput(60, false), true).find("error") == std::string::npos);
+  CHECK(parseOutcome("repeated.ir", testing::benchInput(60, false), true).find("error") == std::string::npos);
 }
 
 }  // namespace reshardctl

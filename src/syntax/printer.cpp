@@ -5,9 +5,13 @@
 #include <cstring>
 #include <limits>
 #include <optional>
+#include <unordered_set>
+#include <vector>
 
 #include <fmt/format.h>
 
+#include "support/ordered_chunks.h"
+#include "support/parallel_jobs.h"
 #include "syntax/text_frame.h"
 
 namespace reshardctl {
@@ -21,7 +25,9 @@ constexpr std::string_view kNullValue = "<<NULL VALUE>>";
 constexpr std::string_view kNullType = "<<NULL TYPE>>";
 
 // The counters Paddle's IrPrinter keeps: op results and block arguments are
-// numbered apart, each the first time it is printed.
+// numbered apart, each the first time it is printed. The numbering pass of a
+// print in pieces also notes the piece (top-level op) of each block
+// argument's first print.
 class Numbering {
  public:
   explicit Numbering(const Program& program)
@@ -35,51 +41,104 @@ class Numbering {
   // True the first time it is asked about `value`: PrintValue's alias miss,
   // after which a block argument's attributes are printed.
   bool firstPrint(const Value* value) {
-    if (printed_.empty()) printed_.resize(numbers_.size(), false);
-    if (printed_[value->id]) return false;
-    printed_[value->id] = true;
+    if (firstPieces_.empty()) firstPieces_.resize(numbers_.size(), kUnnumbered);
+    uint32_t& piece = firstPieces_[value->id];
+    if (piece != kUnnumbered) return false;
+    piece = piece_;
     return true;
+  }
+  void startPiece(uint32_t piece) { piece_ = piece; }
+
+  uint32_t numberAfterPass(const Value* value) const { return numbers_[value->id]; }
+  uint32_t firstPieceAfterPass(const Value* value) const {
+    return firstPieces_.empty() ? kUnnumbered : firstPieces_[value->id];
   }
   std::vector<uint32_t> take() { return std::move(numbers_); }
 
  private:
   std::vector<uint32_t> numbers_;
-  std::vector<bool> printed_;
+  std::vector<uint32_t> firstPieces_;  // by value id: where it was first printed; empty until asked
   uint32_t nextResult_;
   uint32_t nextArgument_ = 0;
+  uint32_t piece_ = 0;
 };
 
-// Graph → Paddle's dump text. Each function names the Paddle printer it follows
-// (paddle/pir/src/core/ir_printer.cc unless said otherwise).
+// The numbers of one piece of a print in pieces: those the numbering pass gave
+// (read only, so pieces print at once), and a block argument's first print
+// where the pass met it, i.e. if in this piece, at its first print here.
+class PieceNumbering {
+ public:
+  PieceNumbering(const Numbering& pass, uint32_t firstPiece, uint32_t endPiece)
+      : pass_(pass), firstPiece_(firstPiece), endPiece_(endPiece) {}
+
+  uint32_t numberOf(const Value* value) const { return pass_.numberAfterPass(value); }
+  bool firstPrint(const Value* value) {
+    const uint32_t piece = pass_.firstPieceAfterPass(value);
+    return piece >= firstPiece_ && piece < endPiece_ && printedHere_.insert(value->id).second;
+  }
+
+ private:
+  const Numbering& pass_;
+  uint32_t firstPiece_, endPiece_;
+  std::unordered_set<uint32_t> printedHere_;
+};
+
+// What the numbering pass prints into: the length of the text pieces only (a
+// lower bound of the text's size, without numbers, punctuation and
+// indentation, which would cost the pass their formatting), to cut pieces.
+struct ByteCounter {
+  size_t bytes = 0;
+  ByteCounter& operator+=(std::string_view piece) {
+    bytes += piece.size();
+    return *this;
+  }
+  ByteCounter& operator+=(char) { return *this; }
+  void append(size_t, char) {}
+  void append(const char*, const char*) {}
+};
+
+// `Out` is an OutputSink, or the numbering pass's ByteCounter; `Numbers` a
+// Numbering, or a PieceNumbering of a print in pieces.
+template <typename Out, typename Numbers>
 class Printer {
  public:
-  Printer(const Program& program, OutputSink& out)
-      : program_(program), numbering_(program), out_(out),
+  Printer(const Program& program, Out& out, Numbers& numbering)
+      : program_(program), numbering_(numbering), out_(out),
         leadingSpace_(program.indentStyle() == IndentStyle::LeadingSpace) {}
 
-  // PrintProgram → PrintBlock; a module line first when the dump printed the
-  // module op itself (PrintGeneralOperation: the line, "\n", the block).
+  // PrintProgram → PrintBlock: head, each top-level op, tail.
   void printProgram() {
-    if (program_.isFragment()) return printFragment();
+    head();
+    for (const Operation* op : *program_.body()) topLevelOp(*op);
+    tail();
+  }
+
+  // A module line first when the dump printed the module op itself
+  // (PrintGeneralOperation: the line, "\n", the block), then the block's
+  // brace and arguments. A fragment (its ops and elision lines as read,
+  // without braces) has none: its external inputs (the body's arguments)
+  // print only where they are used.
+  void head() {
+    if (program_.isFragment()) return;
     if (!program_.moduleHeader().empty()) {
       out_ += program_.moduleHeader();
       out_ += '\n';
     }
     out_ += "{\n"sv;
-    printBlockContents(*program_.body(), kStep);
+    blockArgumentsLine(*program_.body(), kStep);
+  }
+  void topLevelOp(const Operation& op) {
+    blankLinesBefore(op);
+    printOp(op, program_.isFragment() ? program_.fragmentIndent() : kStep);
+    out_ += '\n';
+  }
+  void tail() {
     blankLinesAtEnd(*program_.body());
-    out_ += "}\n"sv;
+    if (!program_.isFragment()) out_ += "}\n"sv;
   }
 
  private:
   static constexpr size_t kStep = 4;
-
-  // A fragment: its ops and elision lines as read, without braces; its
-  // external inputs (the body's arguments) print only where they are used.
-  void printFragment() {
-    printOps(*program_.body(), program_.fragmentIndent());
-    blankLinesAtEnd(*program_.body());
-  }
 
   // IrPrinter::indentation(): 4 spaces a level. The 2023 printer had none:
   // PrintOpResult began each op line with " (", and PrintBlock wrote its
@@ -94,7 +153,10 @@ class Printer {
     if (program_.hasBlankLines()) out_ += program_.blankLinesAtEnd(&block);
   }
 
-  void number(uint32_t n) {
+  // Inlined, as the hot small functions here are: with the printer also
+  // instantiated for pieces and for the numbering pass, GCC otherwise calls
+  // them (+25% of the printer's instructions).
+  [[gnu::always_inline]] void number(uint32_t n) {
     char digits[16];
     auto [end, ec] = std::to_chars(digits, digits + sizeof digits, n);
     (void)ec;
@@ -102,7 +164,7 @@ class Printer {
   }
 
   // PrintValue: a block argument's first print carries its attributes.
-  void value(const Value* v) {
+  [[gnu::always_inline]] void value(const Value* v) {
     if (!v) {
       out_ += kNullValue;
       return;
@@ -127,11 +189,11 @@ class Printer {
     }
   }
 
-  void type(const Type* t) { out_ += t ? t->text : kNullType; }
+  [[gnu::always_inline]] void type(const Type* t) { out_ += t ? t->text : kNullType; }
 
   // `"name"` and, in debug dumps, ` [id:N]` (PrintOpName, PrintOpId). Custom
   // printers of 2023 (GroupOp) and until May 2024 (IfOp) wrote name() bare.
-  void opName(const Operation& op) {
+  [[gnu::always_inline]] void opName(const Operation& op) {
     bool quoted = !op.headerSpelling().unquotedName;
     if (quoted) out_ += '"';
     out_ += op.name();
@@ -143,7 +205,7 @@ class Printer {
     }
   }
 
-  void results(const Operation& op) {
+  [[gnu::always_inline]] void results(const Operation& op) {
     out_ += '(';
     for (size_t i = 0; i < op.numResults(); ++i) {
       if (i) out_ += ", "sv;
@@ -152,14 +214,14 @@ class Printer {
     out_ += ')';
   }
 
-  void operands(const Operation& op, size_t first = 0) {
+  [[gnu::always_inline]] void operands(const Operation& op, size_t first = 0) {
     for (size_t i = first; i < op.numOperands(); ++i) {
       if (i > first) out_ += ", "sv;
       value(op.operandValue(i));
     }
   }
 
-  void resultTypes(const Operation& op) {
+  [[gnu::always_inline]] void resultTypes(const Operation& op) {
     for (size_t i = 0; i < op.numResults(); ++i) {
       if (i) out_ += ", "sv;
       type(op.result(i)->type);
@@ -174,7 +236,7 @@ class Printer {
   }
 
   // PrintOperationWithNoRegion: `(%r) = "name" (%a, %b) {attrs} : (Ta, Tb) -> Tr`
-  void genericLine(const Operation& op) {
+  [[gnu::flatten]] void genericLine(const Operation& op) {  // the line of most ops: all inlined
     results(op);
     out_ += " = "sv;
     opName(op);
@@ -319,6 +381,10 @@ class Printer {
   // as `^kw:%kwarg_a, %kwarg_b` (2024) or, since late 2024, `^kw:` alone and
   // each argument on its own line one level in.
   void printBlockContents(const Block& block, size_t width) {
+    blockArgumentsLine(block, width);
+    printOps(block, width);
+  }
+  void blockArgumentsLine(const Block& block, size_t width) {
     if (!block.arguments().empty()) {
       indentOp(width);
       out_ += block.argumentsAreKeywords() ? "^kw:"sv : "^"sv;
@@ -333,12 +399,11 @@ class Printer {
       }
       out_ += '\n';
     }
-    printOps(block, width);
   }
 
   const Program& program_;
-  Numbering numbering_;
-  OutputSink& out_;
+  Numbers& numbering_;
+  Out& out_;
   bool leadingSpace_;
 };
 
@@ -347,12 +412,80 @@ std::optional<FrameWriter> framerFor(const Program& program, const PrintOptions&
   return FrameWriter(TextFrame{program.linePrefixes(), program.crlfLines()}, options.firstLinePrefix);
 }
 
+void printSerially(const Program& program, OutputSink& out) {
+  Numbering numbering(program);
+  Printer(program, out, numbering).printProgram();
+}
+
+// A piece of a print in pieces: the top-level ops from `first` on, `count` of
+// them; `ordinal` is the first one's place (1-based: the head is piece 0).
+struct Piece {
+  const Operation* first;
+  uint32_t ordinal;
+  uint32_t count;
+};
+
+// The numbering pass: the printer's own walk into a byte counter (so the
+// numbers are those a serial print gives, whatever the graph), which also
+// cuts the top-level ops into pieces of at least `pieceBytes` of text.
+std::vector<Piece> numberingPass(const Program& program, Numbering& numbering, size_t pieceBytes) {
+  ByteCounter counter;
+  Printer pass(program, counter, numbering);
+  pass.head();
+  std::vector<Piece> pieces;
+  size_t pieceStart = 0;
+  uint32_t ordinal = 1;
+  for (const Operation* op : *program.body()) {
+    if (pieces.empty() || counter.bytes - pieceStart >= pieceBytes) {
+      pieces.push_back({op, ordinal, 0});
+      pieceStart = counter.bytes;
+    }
+    numbering.startPiece(ordinal++);
+    pass.topLevelOp(*op);
+    ++pieces.back().count;
+  }
+  return pieces;
+}
+
+// A print in pieces (`jobs` > 1): numbers first, then the top-level block's
+// ops in pieces printed on `jobs` threads and written in order. The same
+// bytes as a serial print: each piece's printer reads the pass's numbers.
+// Memory: two numbers a value, 16 bytes a piece, and jobs + 2 pieces of text
+// in flight (a top-level op longer than a piece, a while holding most of the
+// program, is one piece).
+void printInPieces(const Program& program, OutputSink& out, unsigned jobs) {
+  // Pieces as large as `out`'s buffer, so that each is written without a
+  // copy; where the program is small (~40 bytes a value is a low guess of a
+  // dump's text), smaller ones, so that every thread has several.
+  const size_t guess = size_t{program.valueCount()} * 40;
+  const size_t pieceBytes = guess >= out.capacity() ? out.capacity() : std::max<size_t>(1, guess / (4 * jobs));
+  Numbering numbering(program);
+  const std::vector<Piece> pieces = numberingPass(program, numbering, pieceBytes);
+  PieceNumbering headNumbers(numbering, 0, 1);
+  Printer(program, out, headNumbers).head();
+  writePiecesInOrder(pieces.size(), jobs, out, [&](size_t index, OutputSink& text) {
+    const Piece& piece = pieces[index];
+    PieceNumbering numbers(numbering, piece.ordinal, piece.ordinal + piece.count);
+    Printer printer(program, text, numbers);
+    const Operation* op = piece.first;
+    for (uint32_t i = 0; i < piece.count; ++i, op = op->next()) printer.topLevelOp(*op);
+  });
+  PieceNumbering tailNumbers(numbering, 0, 0);
+  Printer(program, out, tailNumbers).tail();
+}
+
+void printWithJobs(const Program& program, OutputSink& out, const PrintOptions& options) {
+  const unsigned jobs = options.jobs != 0 ? options.jobs : jobsFor(program.valueCount(), kParallelPrintValues);
+  if (jobs > 1 && program.body()->front() != nullptr) printInPieces(program, out, jobs);
+  else printSerially(program, out);
+}
+
 }  // namespace
 
 bool printProgram(const Program& program, OutputSink& out, const PrintOptions& options) {
   std::optional<FrameWriter> framer = framerFor(program, options);
   if (!framer) {
-    Printer(program, out).printProgram();
+    printWithJobs(program, out, options);
     return out.flush();
   }
   // A program read with a frame: the printed text passes the frame writer a
@@ -364,7 +497,7 @@ bool printProgram(const Program& program, OutputSink& out, const PrintOptions& o
       framer->write(piece, framed);
       out.write(framed);
     });
-    Printer(program, text).printProgram();
+    printWithJobs(program, text, options);
   }  // the destructor hands on the last buffer
   return out.flush();
 }

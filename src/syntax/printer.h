@@ -2,6 +2,7 @@
 // values are numbered %0, %1, ... in the order they are first printed.
 #pragma once
 
+#include <cstddef>
 #include <string>
 
 #include "ir/ir.h"
@@ -9,11 +10,19 @@
 
 namespace reshardctl {
 
+// Programs with fewer values print on one thread unless -j says otherwise:
+// below this, starting threads costs more than they save (README, "Speed").
+inline constexpr size_t kParallelPrintValues = 100000;
+
 struct PrintOptions {
   // A program read with a frame (a prefix on its lines, CRLF: text_frame.h)
   // prints with it; the first line's prefix is left out where the text
   // before the program is written already (a log written back).
   bool firstLinePrefix = true;
+  // Threads: a large program's top-level ops print in pieces at once, with
+  // the same bytes as on one thread. 0: as the run's -j says
+  // (support/parallel_jobs.h).
+  unsigned jobs = 0;
 };
 
 // Prints the whole program into `out` and flushes it; false if writing failed.

@@ -244,6 +244,7 @@ SubcommandRunner defineApply(CLI::App& command, ReportingOptions& reporting) {
       ->excludes(inPlace);
   command.add_flag("--json", options.json, "With --check: the findings as JSON on stdout (schema/check.schema.json)")
       ->needs(check);
+  addJobsOption(command);
   addReportingFlags(command, reporting);
   command.footer(fmt::format("Several inputs (or -r) need --check, --diff or --in-place. {}\nExit status: 0 done "
                              "(--check: nothing to insert), 1 bad input or (--check) reshards would be inserted, {}.",

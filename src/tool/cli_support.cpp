@@ -18,7 +18,9 @@
 #include "reshard/cost_model.h"
 #include "tool/build_info.h"
 #include "tool/input_files.h"
+#include "support/parallel_jobs.h"
 #include "support/suggest.h"
+#include "syntax/printer.h"
 
 namespace reshardctl {
 
@@ -219,6 +221,18 @@ CLI::Validator integerIn(int64_t min, int64_t max) {
         return fmt::format("must be an integer from {} to {}, not '{}'", min, max, text);
       },
       "");
+}
+
+void addJobsOption(CLI::App& command) {
+  command
+      .add_option_function<unsigned>(
+          "-j,--jobs", setRequestedJobs,
+          fmt::format("Threads to print a program on (default: all cores for a program of {} values, results and "
+                      "block arguments, or more, else 1); the output is the same",
+                      kParallelPrintValues))
+      ->type_name("N")
+      ->envname("RESHARDCTL_JOBS")
+      ->check(integerIn(1, kMaxJobs));
 }
 
 void addShrinkOption(CLI::App& command, std::string& text, std::string_view autoWeighs) {

@@ -127,6 +127,9 @@ CLI::Validator integerIn(int64_t min, int64_t max);
 // holds. autoWeighs: the help's words for what auto weighs.
 void addShrinkOption(CLI::App& command, std::string& text, std::string_view autoWeighs);
 CLI::Validator unsignedInteger();  // 0 to 2^64-1
+// `-j,--jobs N`, else RESHARDCTL_JOBS: the threads a large program prints on
+// (support/parallel_jobs.h); a bad value is a usage error in either.
+void addJobsOption(CLI::App& command);
 
 // The subcommand named in argv when it is not one of `app`'s: a usage
 // message with a suggestion ("unknown subcommand 'aply'; did you mean

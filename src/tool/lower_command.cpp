@@ -147,6 +147,7 @@ SubcommandRunner defineLower(CLI::App& command, ReportingOptions& reporting) {
   addChoiceOption(command, "--lowering", options->lowering, loweringChoices(), kLoweringHelp);
   command.add_flag("--apply", options->apply, "Run the partition pass first and lower the reshards it inserts");
   addPartitionFlags(command, options->pass);
+  addJobsOption(command);
   addReportingFlags(command, reporting);
   command.footer(fmt::format("Exit status: 0 lowered, 1 bad input or a reshard Paddle refuses, {}.", kUsageExit));
   return [options](Reporter& reporter) { return runLower(*options, reporter); };

@@ -199,6 +199,7 @@ SubcommandRunner definePrint(CLI::App& command, ReportingOptions& reporting) {
                             "The same as --emit=json (schema/program.schema.json)")
       ->excludes(emit);
   addViewFlags(command, options, flags->costs);
+  addJobsOption(command);
   addReportingFlags(command, reporting);
   command.footer(fmt::format("{}\nExit status: 0 printed, 1 bad input, {}.", kSeveralInputs, kUsageExit));
   return runnerWithCosts(flags, runPrint);
