@@ -328,14 +328,14 @@ class Printer {
   bool leadingSpace_;
 };
 
-std::optional<FrameWriter> framerFor(const Program& program, const PrintOptions& options) {
+std::optional<FrameWriter> framerFor(const Program& program, const PrintFrameOptions& options) {
   if (program.linePrefixes().empty() && !program.crlfLines()) return std::nullopt;
   return FrameWriter(TextFrame{program.linePrefixes(), program.crlfLines()}, options.firstLinePrefix);
 }
 
 }  // namespace
 
-bool printProgram(const Program& program, OutputSink& out, const PrintOptions& options) {
+bool printProgram(const Program& program, OutputSink& out, const PrintFrameOptions& options) {
   std::optional<FrameWriter> framer = framerFor(program, options);
   if (!framer) {
     Printer(program, out).printProgram();
@@ -355,7 +355,7 @@ bool printProgram(const Program& program, OutputSink& out, const PrintOptions& o
   return out.flush();
 }
 
-std::string printProgramToString(const Program& program, const PrintOptions& options) {
+std::string printProgramToString(const Program& program, const PrintFrameOptions& options) {
   OutputSink text;
   printProgram(program, text, options);
   return text.take();

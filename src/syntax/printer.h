@@ -9,7 +9,7 @@
 
 namespace reshardctl {
 
-struct PrintOptions {
+struct PrintFrameOptions {
   // A program read with a frame (a prefix on its lines, CRLF: text_frame.h)
   // prints with it; the first line's prefix is left out where the text
   // before the program is written already (a log written back).
@@ -17,8 +17,8 @@ struct PrintOptions {
 };
 
 // Prints the whole program into `out` and flushes it; false if writing failed.
-bool printProgram(const Program& program, OutputSink& out, const PrintOptions& options = {});
-std::string printProgramToString(const Program& program, const PrintOptions& options = {});
+bool printProgram(const Program& program, OutputSink& out, const PrintFrameOptions& options = {});
+std::string printProgramToString(const Program& program, const PrintFrameOptions& options = {});
 
 // Numbers values as the printer does, for tools that name values in reports
 // (e.g. "%9"): one walk, results by print order, block arguments apart.
