@@ -260,7 +260,8 @@ namespace {
 // paddle/pir/src/dialect/control_flow/ir/cf_op.cc) as it is and counts only
 // the others. Digits (`%017`, `%4000000000`) are numbers, renumbered.
 bool isAlias(std::string_view name) {
-  return name.find_first_not_of("0123456789", 1) != std::string_view::npos;
+  // A loop, not find_first_not_of (a search of the digit set per byte): once per result.
+  return !name.empty() && std::any_of(name.begin() + 1, name.end(), [](char c) { return c < '0' || c > '9'; });
 }
 }  // namespace
 
