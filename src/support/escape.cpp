@@ -78,9 +78,10 @@ void appendVisible(std::string& out, const Character& c) {
 
 // Printable ASCII (and tab, and newline where it is structure): most text,
 // which then needs no decoding.
-// Eight bytes at a time, each byte's test exact (no carry or borrow crosses
-// a byte): a word is plain when every byte is in 0x20..0x7E, a tab, or (when
-// `newlineSafe`) a newline, so a word holding a newline needs no second look.
+// Eight bytes at a time: a word whose bytes are all in 0x20..0x7E is passed
+// by a quick test; one holding another byte (a newline, mostly) by a test
+// exact per byte (no carry or borrow crosses a byte), so a newline where it
+// is structure costs no bytewise look.
 bool plainAscii(std::string_view text, bool newlineSafe) {
   const auto plainByte = [newlineSafe](unsigned char byte) {
     return (byte >= 0x20 && byte < 0x7F) || byte == '\t' || (byte == '\n' && newlineSafe);
@@ -96,6 +97,12 @@ bool plainAscii(std::string_view text, bool newlineSafe) {
   for (; i + 8 <= text.size(); i += 8) {
     uint64_t word;
     std::memcpy(&word, text.data() + i, 8);
+    // Set high bits say some byte is < 0x20, == 0x7F or >= 0x80 (the usual
+    // "has a byte less than" and "has a zero byte" word tricks).
+    const uint64_t below = (word - kOnes * 0x20) & ~word;
+    const uint64_t notDel = word ^ (kOnes * 0x7F);
+    const uint64_t del = (notDel - kOnes) & ~notDel;
+    if (((below | del | word) & kHigh) == 0) continue;
     const uint64_t printable = ((word & kLow7) + kOnes * 0x60) & ~word & kHigh;  // 0x20..0x7F
     const uint64_t plain = (printable & ~equalBytes(word, 0x7F)) | equalBytes(word, '\t') |
                            (equalBytes(word, '\n') & newlines);
