@@ -90,8 +90,8 @@ TEST_CASE("the eight-bytes-at-a-time test of plain text agrees with the bytewise
   for (int value = 0; value < 256; ++value) {
     const auto byte = static_cast<unsigned char>(value);
     const bool plainLine = (byte >= 0x20 && byte < 0x7F) || byte == '\t';
-    for (size_t at = 0; at < 17; ++at) {
-      std::string text(17, 'a');
+    for (size_t at = 0; at < 25; ++at) {  // in a turn of two words, a word alone, the bytes after
+      std::string text(25, 'a');
       text[at] = static_cast<char>(byte);
       INFO("byte " << value << " at " << at);
       CHECK((terminalLine(text) == text) == plainLine);

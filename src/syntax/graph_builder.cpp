@@ -270,7 +270,9 @@ void defineResults(ParseState& st, PendingOp& op) {
     auto [name, where] = op.resultNames[i];
     std::optional<uint32_t> number = numberOf(name);
     Value* result = op.created->result(i);
-    if (isAlias(name) || st.fragment) {  // a printer alias (`%stack_0`): printed as read, it takes no number
+    // A printer alias (`%stack_0`): printed as read, it takes no number. A
+    // name numberOf read is all digits, so only the others are looked at.
+    if ((!number && isAlias(name)) || st.fragment) {
       result->argName = st.program->strings().intern(name.substr(1));
       if (number && *number >= st.nextKeptNumber) st.nextKeptNumber = *number + 1;  // a fragment's %N
     } else {
