@@ -119,9 +119,6 @@ void TextDiagnosticConsumer::consume(const SourceFile* source, const std::vector
   out_.flush();
 }
 
-DiagnosticEngine::DiagnosticEngine(const SourceFile* source, const DiagnosticPolicy* policy)
-    : source_(source), policy_(policy) {}
-
 Diagnostic& DiagnosticEngine::add(Diagnostic diagnostic) {
   if (diagnostic.severity != Severity::Error) {
     ++warnings_;

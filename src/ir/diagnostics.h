@@ -105,7 +105,9 @@ class TextDiagnosticConsumer final : public DiagnosticConsumer {
 
 class DiagnosticEngine {
  public:
-  explicit DiagnosticEngine(const SourceFile* source = nullptr, const DiagnosticPolicy* policy = nullptr);
+  // Inline: a run without a diagnostic makes engines but never enters this file.
+  explicit DiagnosticEngine(const SourceFile* source = nullptr, const DiagnosticPolicy* policy = nullptr)
+      : source_(source), policy_(policy) {}
 
   void setSource(const SourceFile* source) { source_ = source; }
   const SourceFile* source() const { return source_; }

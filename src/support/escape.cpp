@@ -77,26 +77,47 @@ void appendVisible(std::string& out, const Character& c) {
 }
 
 // Printable ASCII (and tab, and newline where it is structure): most text,
-// which then needs no decoding.
-// Eight bytes at a time: a word whose bytes are all in 0x20..0x7E is passed
-// at once; one holding another byte (a newline, mostly) is looked at bytewise.
+// which then needs no decoding. Eight bytes a word, two words a turn: a word
+// whose bytes are all in 0x20..0x7E is passed by a quick test; one holding
+// another byte (a newline, mostly) by a test exact per byte (no carry or
+// borrow crosses a byte), so a newline where it is structure costs no
+// bytewise look.
 bool plainAscii(std::string_view text, bool newlineSafe) {
   const auto plainByte = [newlineSafe](unsigned char byte) {
     return (byte >= 0x20 && byte < 0x7F) || byte == '\t' || (byte == '\n' && newlineSafe);
   };
-  constexpr uint64_t kOnes = 0x0101010101010101u, kHigh = 0x8080808080808080u;
-  size_t i = 0;
-  for (; i + 8 <= text.size(); i += 8) {
-    uint64_t word;
-    std::memcpy(&word, text.data() + i, 8);
-    // Set high bits say some byte is < 0x20, == 0x7F or >= 0x80 (the usual
-    // "has a byte less than" and "has a zero byte" word tricks).
+  constexpr uint64_t kOnes = 0x0101010101010101u, kHigh = 0x8080808080808080u, kLow7 = kOnes * 0x7F;
+  // The high bit of each byte that equals `value`.
+  const auto equalBytes = [](uint64_t word, uint64_t value) {
+    const uint64_t x = word ^ (kOnes * value);
+    return ~(((x & kLow7) + kLow7) | x) & kHigh;
+  };
+  const uint64_t newlines = newlineSafe ? ~uint64_t{0} : 0;
+  // Set high bits say some byte is < 0x20, == 0x7F or >= 0x80 (the usual
+  // "has a byte less than" and "has a zero byte" word tricks).
+  const auto flagged = [](uint64_t word) {
     const uint64_t below = (word - kOnes * 0x20) & ~word;
     const uint64_t notDel = word ^ (kOnes * 0x7F);
     const uint64_t del = (notDel - kOnes) & ~notDel;
-    if (((below | del | word) & kHigh) == 0) continue;
-    for (size_t k = i; k < i + 8; ++k)
-      if (!plainByte(static_cast<unsigned char>(text[k]))) return false;
+    return (below | del | word) & kHigh;
+  };
+  const auto plainWord = [&](uint64_t word) {
+    if (flagged(word) == 0) return true;
+    const uint64_t printable = ((word & kLow7) + kOnes * 0x60) & ~word & kHigh;  // 0x20..0x7F
+    return ((printable & ~equalBytes(word, 0x7F)) | equalBytes(word, '\t') | (equalBytes(word, '\n') & newlines)) ==
+           kHigh;
+  };
+  size_t i = 0;
+  for (; i + 16 <= text.size(); i += 16) {  // two words a turn: one test of both, mostly
+    uint64_t words[2];
+    std::memcpy(words, text.data() + i, 16);
+    if ((flagged(words[0]) | flagged(words[1])) == 0) continue;
+    if (!plainWord(words[0]) || !plainWord(words[1])) return false;
+  }
+  for (; i + 8 <= text.size(); i += 8) {
+    uint64_t word;
+    std::memcpy(&word, text.data() + i, 8);
+    if (!plainWord(word)) return false;
   }
   for (; i < text.size(); ++i)
     if (!plainByte(static_cast<unsigned char>(text[i]))) return false;

@@ -83,3 +83,21 @@ TEST_CASE("HTML: text, attributes, invalid UTF-8 and bidi controls") {
 }
 
 }  // namespace reshardctl
+
+namespace reshardctl {
+
+TEST_CASE("the eight-bytes-at-a-time test of plain text agrees with the bytewise one for every byte and place") {
+  for (int value = 0; value < 256; ++value) {
+    const auto byte = static_cast<unsigned char>(value);
+    const bool plainLine = (byte >= 0x20 && byte < 0x7F) || byte == '\t';
+    for (size_t at = 0; at < 25; ++at) {  // in a turn of two words, a word alone, the bytes after
+      std::string text(25, 'a');
+      text[at] = static_cast<char>(byte);
+      INFO("byte " << value << " at " << at);
+      CHECK((terminalLine(text) == text) == plainLine);
+      CHECK((terminalText(text) == text) == (plainLine || byte == '\n'));
+    }
+  }
+}
+
+}  // namespace reshardctl

@@ -7,10 +7,24 @@
 
 namespace reshardctl {
 
-// `text` without the spaces, tabs, CR and LF at either end.
-std::string_view trim(std::string_view text);
+// Space, tab, CR or LF: what trim removes.
+inline bool isBlankChar(char c) { return c == ' ' || c == '\t' || c == '\r' || c == '\n'; }
+
+// `text` without the spaces, tabs, CR and LF at either end. Inline: the log
+// scanner (syntax/program_finder.h) trims every line.
+inline std::string_view trim(std::string_view text) {
+  size_t begin = 0;
+  size_t end = text.size();
+  while (begin < end && isBlankChar(text[begin])) ++begin;
+  while (end > begin && isBlankChar(text[end - 1])) --end;
+  return text.substr(begin, end - begin);
+}
 // `text` without those blanks at its start only.
-std::string_view trimStart(std::string_view text);
+inline std::string_view trimStart(std::string_view text) {
+  size_t begin = 0;
+  while (begin < text.size() && isBlankChar(text[begin])) ++begin;
+  return text.substr(begin);
+}
 
 // "1 file", "3 files": `count` and the noun, in the plural unless count is 1.
 // `many` defaults to `one` + "s".

@@ -260,7 +260,8 @@ namespace {
 // paddle/pir/src/dialect/control_flow/ir/cf_op.cc) as it is and counts only
 // the others. Digits (`%017`, `%4000000000`) are numbers, renumbered.
 bool isAlias(std::string_view name) {
-  return name.find_first_not_of("0123456789", 1) != std::string_view::npos;
+  // A loop, not find_first_not_of (a search of the digit set per byte): once per result.
+  return !name.empty() && std::any_of(name.begin() + 1, name.end(), [](char c) { return c < '0' || c > '9'; });
 }
 }  // namespace
 
@@ -269,7 +270,9 @@ void defineResults(ParseState& st, PendingOp& op) {
     auto [name, where] = op.resultNames[i];
     std::optional<uint32_t> number = numberOf(name);
     Value* result = op.created->result(i);
-    if (isAlias(name) || st.fragment) {  // a printer alias (`%stack_0`): printed as read, it takes no number
+    // A printer alias (`%stack_0`): printed as read, it takes no number. A
+    // name numberOf read is all digits, so only the others are looked at.
+    if ((!number && isAlias(name)) || st.fragment) {
       result->argName = st.program->strings().intern(name.substr(1));
       if (number && *number >= st.nextKeptNumber) st.nextKeptNumber = *number + 1;  // a fragment's %N
     } else {

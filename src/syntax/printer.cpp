@@ -407,7 +407,7 @@ class Printer {
   bool leadingSpace_;
 };
 
-std::optional<FrameWriter> framerFor(const Program& program, const PrintOptions& options) {
+std::optional<FrameWriter> framerFor(const Program& program, const PrinterOptions& options) {
   if (program.linePrefixes().empty() && !program.crlfLines()) return std::nullopt;
   return FrameWriter(TextFrame{program.linePrefixes(), program.crlfLines()}, options.firstLinePrefix);
 }
@@ -474,7 +474,7 @@ void printInPieces(const Program& program, OutputSink& out, unsigned jobs) {
   Printer(program, out, tailNumbers).tail();
 }
 
-void printWithJobs(const Program& program, OutputSink& out, const PrintOptions& options) {
+void printWithJobs(const Program& program, OutputSink& out, const PrinterOptions& options) {
   const unsigned jobs = options.jobs != 0 ? options.jobs : jobsFor(program.valueCount(), kParallelPrintValues);
   if (jobs > 1 && program.body()->front() != nullptr) printInPieces(program, out, jobs);
   else printSerially(program, out);
@@ -482,7 +482,7 @@ void printWithJobs(const Program& program, OutputSink& out, const PrintOptions& 
 
 }  // namespace
 
-bool printProgram(const Program& program, OutputSink& out, const PrintOptions& options) {
+bool printProgram(const Program& program, OutputSink& out, const PrinterOptions& options) {
   std::optional<FrameWriter> framer = framerFor(program, options);
   if (!framer) {
     printWithJobs(program, out, options);
@@ -502,7 +502,7 @@ bool printProgram(const Program& program, OutputSink& out, const PrintOptions& o
   return out.flush();
 }
 
-std::string printProgramToString(const Program& program, const PrintOptions& options) {
+std::string printProgramToString(const Program& program, const PrinterOptions& options) {
   OutputSink text;
   printProgram(program, text, options);
   return text.take();

@@ -14,7 +14,7 @@ namespace reshardctl {
 // below this, starting threads costs more than they save (README, "Speed").
 inline constexpr size_t kParallelPrintValues = 100000;
 
-struct PrintOptions {
+struct PrinterOptions {
   // A program read with a frame (a prefix on its lines, CRLF: text_frame.h)
   // prints with it; the first line's prefix is left out where the text
   // before the program is written already (a log written back).
@@ -26,8 +26,8 @@ struct PrintOptions {
 };
 
 // Prints the whole program into `out` and flushes it; false if writing failed.
-bool printProgram(const Program& program, OutputSink& out, const PrintOptions& options = {});
-std::string printProgramToString(const Program& program, const PrintOptions& options = {});
+bool printProgram(const Program& program, OutputSink& out, const PrinterOptions& options = {});
+std::string printProgramToString(const Program& program, const PrinterOptions& options = {});
 
 // Numbers values as the printer does, for tools that name values in reports
 // (e.g. "%9"): one walk, results by print order, block arguments apart.

@@ -46,8 +46,8 @@ void requireSameInPieces(const std::string& name, const std::string& text, Count
       continue;
     }
     auto compare = [&] {
-      const std::string serial = printProgramToString(*parsed.program, PrintOptions{.jobs = 1});
-      for (unsigned jobs : kJobs) CHECK(printProgramToString(*parsed.program, PrintOptions{.jobs = jobs}) == serial);
+      const std::string serial = printProgramToString(*parsed.program, PrinterOptions{.jobs = 1});
+      for (unsigned jobs : kJobs) CHECK(printProgramToString(*parsed.program, PrinterOptions{.jobs = jobs}) == serial);
       ++counts.programs;
     };
     compare();
@@ -100,10 +100,10 @@ TEST_CASE("print in pieces: every sample, golden and bench input prints the byte
 TEST_CASE("print in pieces: large programs are cut into many pieces and still print the same bytes") {
   testing::Parsed parsed = testing::parse(testing::benchInput(60000, true), "bench-varied.ir");
   REQUIRE(parsed.program);
-  const std::string serial = printProgramToString(*parsed.program, PrintOptions{.jobs = 1});
+  const std::string serial = printProgramToString(*parsed.program, PrinterOptions{.jobs = 1});
   CHECK(serial.size() > size_t{8} << 20);  // several pieces of 1 MiB
-  CHECK(printProgramToString(*parsed.program, PrintOptions{.jobs = 2}) == serial);
-  CHECK(printProgramToString(*parsed.program, PrintOptions{.jobs = 5}) == serial);
+  CHECK(printProgramToString(*parsed.program, PrinterOptions{.jobs = 2}) == serial);
+  CHECK(printProgramToString(*parsed.program, PrinterOptions{.jobs = 5}) == serial);
 }
 
 TEST_CASE("print in pieces: 1,000 and more mutated inputs print the bytes a serial print writes") {

@@ -297,7 +297,8 @@ PassStage passStageOf(std::string_view label) {
 
 size_t glogPrefixLength(std::string_view line) {
   // [IWEF]mmdd or [IWEF]yyyymmdd, a time, the thread id, then `file:line] `.
-  if (line.size() < 8 || std::string_view("IWEF").find(line[0]) == std::string_view::npos) return 0;
+  const char severity = line.empty() ? '\0' : line[0];  // compared, not searched for: once per line of a log
+  if (line.size() < 8 || (severity != 'I' && severity != 'W' && severity != 'E' && severity != 'F')) return 0;
   size_t i = skipDigits(line, 1);
   if ((i != 5 && i != 9) || i >= line.size() || line[i] != ' ') return 0;
   size_t time = i + 1;

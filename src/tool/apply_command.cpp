@@ -85,6 +85,7 @@ class ApplyRun {
   ApplyRun(const ApplyOptions& options, Reporter& reporter) : options_(options), reporter_(reporter) {}
 
   InputOutcome operator()(const InputProgram& input) {
+    named_ = input.oneOfSeveral;
     DiagnosticEngine diagnostics = reporter_.engine();
     LoadedProgram loaded = loadProgram(input, diagnostics);  // outlives the report of its diagnostics
     const InputOutcome outcome =
@@ -118,12 +119,16 @@ class ApplyRun {
       case ApplyMode::InPlace:
         return {writeProgramInPlace(*loaded.program, loaded, path, diagnostics), insertedSummary(count)};
       case ApplyMode::Check: return check(loaded, result, *names);
-      case ApplyMode::Diff: return {diff(loaded) ? kExitOk : kExitUsage, neededReshardsSummary(count)};
+      case ApplyMode::Diff:
+        return {diff(loaded) ? kExitOk : kExitUsage, named_ ? neededReshardsSummary(count) : std::string()};
     }
     return {kExitUsage, "failed"};
   }
 
-  static std::string insertedSummary(size_t count) { return plural(count, "reshard") + " inserted"; }
+  // The summary line, made only where forEachInput prints it (an input named among several).
+  std::string insertedSummary(size_t count) const {
+    return named_ ? plural(count, "reshard") + " inserted" : std::string();
+  }
 
   // As formatters' --check: 0 when the pass would change nothing, 1 when it would.
   InputOutcome check(const LoadedProgram& loaded, const PartitionResult& result, const ValueNames& names) {
@@ -159,6 +164,7 @@ class ApplyRun {
   const ApplyOptions& options_;
   Reporter& reporter_;
   CheckTotals totals_;
+  bool named_ = false;  // the input at hand is named among several: its summary line is printed
 };
 
 // "in 1 of 2 files", or with the programs of logs taken in turn "in 1 of 5

@@ -57,11 +57,14 @@ struct WithCostFlags {
 };
 
 // The runner of a command with cost-model flags (`flags->options.costs`,
-// `flags->costs`): the model finished, then `run`.
+// `flags->costs`): the model finished, then `run`. Without a list flag there
+// is nothing to finish (the defaults stand), so a run that gives none, as
+// most do, never enters the cost model before it uses it.
 template <typename Flags, typename Options>
 SubcommandRunner runnerWithCosts(std::shared_ptr<Flags> flags, int (*run)(const Options&, Reporter&)) {
   return [flags, run](Reporter& reporter) {
-    finishCostModel(flags->options.costs, flags->costs);
+    if (!flags->costs.bandwidths.empty() || !flags->costs.latencies.empty())
+      finishCostModel(flags->options.costs, flags->costs);
     return run(flags->options, reporter);
   };
 }

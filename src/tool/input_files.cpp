@@ -20,11 +20,8 @@
 
 #include <fmt/format.h>
 
-#include "ir/verifier.h"
 #include "support/failure.h"
-#include "support/escape.h"
 #include "support/text.h"
-#include "syntax/parser.h"
 #include "tool/reporting.h"
 
 namespace reshardctl {
@@ -187,100 +184,6 @@ std::optional<size_t> inputLimit(std::string* error) {
   return static_cast<size_t>(number << shift);
 }
 
-// The programs of `source` (program_finder.h). The scan reads the whole file
-// once; the pages it passed are let go rather than kept resident until the
-// parser reads them again (each drop starting where the last one stopped, on
-// a page boundary, so no page between two is left behind).
-std::vector<FoundProgram> findProgramsIn(SourceFile& source) {
-  size_t dropped = 0;
-  return findPrograms(source.text(), [&](size_t scannedTo) { dropped = source.dropPages(dropped, scannedTo); });
-}
-
-bool isIndex(const std::string& selector) {
-  return !selector.empty() && selector.size() <= 9 &&
-         std::all_of(selector.begin(), selector.end(), [](char c) { return c >= '0' && c <= '9'; });
-}
-
-// --program's forms (input_files.h): N, TEXT, before:PASS, after:PASS.
-bool selects(const FoundProgram& program, size_t number, const std::string& selector) {
-  if (isIndex(selector)) return std::stoul(selector) == number;
-  for (auto [prefix, stage] : {std::pair{"before:", PassStage::Before}, std::pair{"after:", PassStage::After}}) {
-    const std::string_view when(prefix);
-    if (selector.compare(0, when.size(), when) != 0) continue;
-    const std::string pass = selector.substr(when.size());
-    return passStageOf(program.label) == stage && (pass.empty() || program.pass == pass);
-  }
-  return program.label.find(selector) != std::string::npos;
-}
-
-// How a usage error names what `selector` asked for.
-std::string selectorText(const std::string& selector) {
-  if (isIndex(selector)) return selector;
-  for (const char* when : {"before", "after"}) {
-    const std::string prefix = std::string(when) + ":";
-    if (selector.compare(0, prefix.size(), prefix) == 0)
-      return fmt::format("printed {} {}", when,
-                         selector.size() == prefix.size() ? "a pass" : "pass '" + selector.substr(prefix.size()) + "'");
-  }
-  return "labelled '" + selector + "'";
-}
-
-// The program `selector` names among `found` (the first that it selects), or
-// nullptr after a usage error that lists them.
-const FoundProgram* choose(const std::vector<FoundProgram>& found, const std::string& selector,
-                           const SourceFile& source, DiagnosticEngine& diagnostics) {
-  if (selector.empty() && found.size() == 1) return &found.front();
-  if (!selector.empty())
-    for (size_t i = 0; i < found.size(); ++i)
-      if (selects(found[i], i + 1, selector)) return &found[i];
-  std::string why = selector.empty()
-                        ? fmt::format("'{}' holds {} programs; choose one with --program N (or --program TEXT, "
-                                      "the first whose label contains TEXT)", source.name(), found.size())
-                        : fmt::format("no program {} in '{}', which holds:", selectorText(selector), source.name());
-  std::string table = formatProgramTable(found);
-  for (size_t at = 0; at < table.size(); at = table.find('\n', at) + 1) table.insert(at, "  ");
-  table.pop_back();
-  diagnostics.error(why + "\n" + table);
-  return nullptr;
-}
-
-// Parses and verifies `program` of `source` (nullptr: the whole file).
-LoadedProgram parseFound(std::shared_ptr<SourceFile> source, const FoundProgram* program, size_t index,
-                         DiagnosticEngine& diagnostics, bool fragment) {
-  LoadedProgram loaded;
-  loaded.source = std::move(source);
-  diagnostics.setSource(loaded.source.get());
-  loaded.begin = program ? program->begin : 0;
-  loaded.end = program ? program->end : loaded.source->text().size();
-  loaded.index = index;
-  ParseOptions options;
-  options.fragment = fragment;
-  ParseResult parsed = parseProgram(*loaded.source, diagnostics, loaded.begin, loaded.end, options);
-  loaded.denselyNumbered = parsed.denselyNumbered;
-  if (std::optional<size_t> missing = loaded.source->truncatedAt()) {
-    // What was parsed is not the file: errors about its zeros would mislead.
-    diagnostics.clear();
-    diagnostics.error(fmt::format("'{}' was truncated (or failed to read) while it was being read: "
-                                  "its bytes from offset {} on are missing",
-                                  loaded.source->name(), *missing));
-    loaded.failure = kExitUsage;
-    return loaded;
-  }
-  if (!parsed.program || !verifyProgram(*parsed.program, diagnostics)) {
-    loaded.failure = kExitBadInput;
-    return loaded;
-  }
-  loaded.program = std::move(parsed.program);
-  return loaded;
-}
-
-LoadedProgram failedLoad(std::shared_ptr<SourceFile> source, int failure) {
-  LoadedProgram loaded;
-  loaded.source = std::move(source);  // the diagnostics point into it
-  loaded.failure = failure;
-  return loaded;
-}
-
 // A directory among the files is one -r could not read (walk): why.
 bool unreadableDirectory(const std::string& path, std::string* error) {
   struct stat info {};
@@ -299,33 +202,12 @@ std::shared_ptr<const InputFile> readInput(const std::string& path, bool fragmen
   file->path = path;
   file->fragment = fragment;
   std::optional<size_t> limit = inputLimit(&file->error);
-  std::optional<SourceFile> source;
   if (limit && unreadableDirectory(path, &file->error)) limit.reset();
-  if (limit) source = SourceFile::load(path, &file->error, {*limit});
-  if (!source) {
+  if (limit)
+    readProgramFile(*file, {*limit});
+  else
     file->failure = kExitUsage;
-    return file;
-  }
-  file->source = std::make_shared<SourceFile>(std::move(*source));
-  if (const auto& cutoff = file->source->cutoff()) {  // too large, endless or binary: shown where reading stopped
-    file->failure = kExitBadInput;
-    file->error = cutoff->message;
-    file->errorAt = cutoff->offset;
-    return file;
-  }
-  file->programs = findProgramsIn(*file->source);
   return file;
-}
-
-bool reportReadFailure(const InputFile& file, DiagnosticEngine& diagnostics) {
-  if (file.failure == kExitOk) return false;
-  if (file.errorAt) {
-    diagnostics.setSource(file.source.get());
-    diagnostics.error(*file.errorAt, 1, file.error);
-  } else {
-    diagnostics.error(file.error);
-  }
-  return true;
 }
 
 InputProgram InputProgram::chosen(std::shared_ptr<const InputFile> file, const std::string& selector) {
@@ -334,22 +216,12 @@ InputProgram InputProgram::chosen(std::shared_ptr<const InputFile> file, const s
 }
 
 LoadedProgram loadProgram(const InputProgram& input, DiagnosticEngine& diagnostics) {
-  const InputFile& file = *input.file;
-  if (reportReadFailure(file, diagnostics)) return failedLoad(file.source, file.failure);
-  if (input.index > 0)
-    return parseFound(file.source, &file.programs[input.index - 1], input.index, diagnostics, file.fragment);
-  diagnostics.setSource(file.source.get());
-  // No program found: parse the whole file, so a broken dump is diagnosed.
-  if (file.programs.empty()) return parseFound(file.source, nullptr, 0, diagnostics, file.fragment);
-  const FoundProgram* chosen = choose(file.programs, input.selector, *file.source, diagnostics);
-  if (!chosen) return failedLoad(file.source, kExitUsage);
-  const size_t index = file.programs.size() > 1 ? static_cast<size_t>(chosen - file.programs.data()) + 1 : 0;
-  return parseFound(file.source, chosen, index, diagnostics, file.fragment);
+  return loadFoundProgram(*input.file, ProgramChoice{input.index, input.selector}, diagnostics);
 }
 
 ProgramName programNameOf(const std::string& path) {
   const size_t hash = path.rfind('#');
-  if (hash == std::string::npos || hash == 0 || !isIndex(path.substr(hash + 1))) return {path, 0};
+  if (hash == std::string::npos || hash == 0 || !isProgramIndex(path.substr(hash + 1))) return {path, 0};
   std::error_code ec;
   if (fs::exists(path, ec)) return {path, 0};  // a file whose own name ends in #N
   return {path.substr(0, hash), std::stoul(path.substr(hash + 1))};
@@ -365,75 +237,6 @@ InputProgram numbered(std::shared_ptr<const InputFile> file, size_t number, cons
   std::string path = file->path;
   return InputProgram{std::move(path), std::to_string(number), given, index, false, std::move(file)};
 }
-
-// `path` as an input: FILE#N is program N of FILE, which --program cannot choose again.
-InputProgram namedInput(const std::string& path, const std::string& selector, bool fragment = false) {
-  const ProgramName name = programNameOf(path);
-  if (name.number == 0) return InputProgram::chosen(readInput(path, fragment), selector);
-  if (!selector.empty())
-    throw Failure(FailureKind::Usage,
-                  fmt::format("'{}' names its program already; leave out --program {}", path, selector));
-  return numbered(readInput(name.file, fragment), name.number, path);
-}
-
-}  // namespace
-
-LoadedProgram loadProgram(const std::string& path, DiagnosticEngine& diagnostics, const std::string& selector,
-                          bool fragment) {
-  return loadProgram(namedInput(path, selector, fragment), diagnostics);
-}
-
-namespace {
-
-// The three reshard columns of `list`, each a string: "-" when the program could not be loaded.
-std::vector<std::string> reshardColumns(const ProgramReshards& r) {
-  if (!r.loaded) return {"-", "-", "-"};
-  return {fmt::format("{}", r.existing), fmt::format("{}", r.needed), fmt::format("{:.2f}", r.estUs)};
-}
-
-}  // namespace
-
-std::string formatProgramTable(const std::vector<FoundProgram>& programs,
-                               const std::vector<ProgramReshards>* reshards) {
-  static const std::vector<std::string> kReshardHeadings = {"reshards", "apply", "est_us"};
-  std::vector<std::string> lines, passes;
-  std::vector<std::vector<std::string>> extra;
-  size_t linesWidth = 5, opsWidth = 3, passWidth = 4;
-  std::vector<size_t> extraWidths;
-  for (const std::string& heading : kReshardHeadings) extraWidths.push_back(heading.size());
-  for (size_t i = 0; i < programs.size(); ++i) {
-    const FoundProgram& p = programs[i];
-    lines.push_back(fmt::format("{}-{}", p.line, p.endLine));
-    linesWidth = std::max(linesWidth, lines.back().size());
-    opsWidth = std::max(opsWidth, fmt::formatted_size("{}", p.opCount));
-    passes.push_back(p.pass.empty() ? "-" : terminalLine(p.pass));  // names from the log: shown escaped
-    passWidth = std::max(passWidth, passes.back().size());
-    if (!reshards) continue;
-    extra.push_back(reshardColumns((*reshards)[i]));
-    for (size_t c = 0; c < extra.back().size(); ++c) extraWidths[c] = std::max(extraWidths[c], extra.back()[c].size());
-  }
-  // The reshard columns, right-aligned after "dist", or nothing.
-  auto columns = [&](const std::vector<std::string>& cells) {
-    std::string text;
-    for (size_t c = 0; reshards && c < cells.size(); ++c) text += fmt::format("  {:>{}}", cells[c], extraWidths[c]);
-    return text;
-  };
-  size_t indexWidth = std::max<size_t>(1, fmt::formatted_size("{}", programs.size()));
-  std::string out = fmt::format("{:>{}}  {:<{}}  {:>{}}  {:<4}{}  {:<{}}  {}\n", "#", indexWidth, "lines", linesWidth,
-                                "ops", opsWidth, "dist", columns(kReshardHeadings), "pass", passWidth, "label");
-  for (size_t i = 0; i < programs.size(); ++i) {
-    const FoundProgram& p = programs[i];
-    std::string label = terminalLine(p.label) + (p.closed ? "" : " (not closed: the file ends first)");
-    out += fmt::format("{:>{}}  {:<{}}  {:>{}}  {:<4}{}  {:<{}}  {}", i + 1, indexWidth, lines[i], linesWidth,
-                       p.opCount, opsWidth, p.distributed ? "yes" : "no", reshards ? columns(extra[i]) : "",
-                       passes[i], passWidth, label);
-    while (!out.empty() && out.back() == ' ') out.pop_back();
-    out += '\n';
-  }
-  return out;
-}
-
-namespace {
 
 // A file without a program is skipped in a run over several inputs, unless
 // it is named as a dump (*.ir) or is standard input: then it is parsed whole,
@@ -459,7 +262,7 @@ FileInputs inputsOf(std::shared_ptr<const InputFile> file, const std::string& se
   const std::vector<FoundProgram>& found = file->programs;
   std::vector<size_t> numbers;
   for (size_t i = 1; i <= found.size(); ++i)
-    if (selector.empty() || selects(found[i - 1], i, selector)) numbers.push_back(i);
+    if (selector.empty() || selectsProgram(found[i - 1], i, selector)) numbers.push_back(i);
   if (!found.empty() && numbers.empty()) return {{}, "no program matches --program " + selector};
   if (several == SeveralPrograms::WholeFile || found.size() <= 1) return {{InputProgram::chosen(std::move(file), selector)}, ""};
   FileInputs inputs;
@@ -468,15 +271,30 @@ FileInputs inputsOf(std::shared_ptr<const InputFile> file, const std::string& se
   return inputs;
 }
 
-// What `path` gives: FILE#N its one program; in a run over one input, the
-// file with --program choosing (a usage error when it cannot); else inputsOf.
+// What `path` gives, looked up once: FILE#N its one program (which
+// --program cannot choose again); in a run over one input, the file with
+// --program choosing (a usage error when it cannot); else inputsOf.
 FileInputs inputsNamed(const std::string& path, const std::string& selector, bool fragment, bool severalInputs,
                        SeveralPrograms several) {
-  if (programNameOf(path).number > 0 || !severalInputs) return {{namedInput(path, selector, fragment)}, ""};
-  return inputsOf(readInput(path, fragment), selector, several);
+  const ProgramName name = programNameOf(path);
+  if (name.number > 0) {
+    if (!selector.empty())
+      throw Failure(FailureKind::Usage,
+                    fmt::format("'{}' names its program already; leave out --program {}", path, selector));
+    return {{numbered(readInput(name.file, fragment), name.number, path)}, ""};
+  }
+  std::shared_ptr<const InputFile> file = readInput(path, fragment);
+  if (!severalInputs) return {{InputProgram::chosen(std::move(file), selector)}, ""};
+  return inputsOf(std::move(file), selector, several);
 }
 
 }  // namespace
+
+LoadedProgram loadProgram(const std::string& path, DiagnosticEngine& diagnostics, const std::string& selector,
+                          bool fragment) {
+  return loadProgram(inputsNamed(path, selector, fragment, false, SeveralPrograms::WholeFile).programs.front(),
+                     diagnostics);
+}
 
 InputRun forEachInput(const std::vector<std::string>& files, const InputSelection& inputs, Reporter& reporter,
                       OutputSink& summaries, const InputWork& each, SeveralPrograms several) {

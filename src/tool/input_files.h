@@ -1,7 +1,8 @@
 // How every subcommand gets its programs, by one path: name the files (the
 // inputs as given; with -r/--recursive a directory stands for the files
 // beneath it matching *.ir, *.log or --glob) → read each file once and find
-// its programs (syntax/program_finder.h) → choose → parse and verify.
+// its programs → choose → parse and verify (the last four behind
+// syntax/program_loading.h's two calls).
 //
 // A file may hold several programs among other lines (a training log, one
 // program per pass). `--program` selects by number, label or pass:
@@ -9,7 +10,7 @@
 //   TEXT          those whose label contains TEXT
 //   after:PASS    those printed after the pass PASS (before:PASS alike;
 //                 `after:` alone: after any pass), as the label says
-//                 (syntax/program_finder.h passStageOf)
+//                 (syntax/program_loading.h)
 // An input named FILE#N is program N of FILE (unless a file of that very
 // name exists), as summaries name it, so any name the tool prints can be
 // given back to it; --program cannot be added to it.
@@ -43,7 +44,7 @@
 #include "ir/source.h"
 #include "support/exit_code.h"
 #include "support/output_sink.h"
-#include "syntax/program_finder.h"
+#include "syntax/program_loading.h"
 
 namespace reshardctl {
 
@@ -79,25 +80,10 @@ std::vector<std::string> expandInputs(const InputSelection& inputs);
 // The same, warning through `reporter` when nothing matched.
 std::vector<std::string> expandInputs(const InputSelection& inputs, Reporter& reporter);
 
-// One file, read once: its text and the programs in it, or why it could not
-// be read. The reason is told to each diagnostics engine that loads from it
-// (reportReadFailure), so each input's work reports it as its own.
-struct InputFile {
-  std::string path;                    // as named ("-" = standard input)
-  std::shared_ptr<SourceFile> source;  // nullptr when it could not be read
-  std::vector<FoundProgram> programs;  // none found: the whole file is parsed (and diagnosed)
-  int failure = kExitOk;               // the exit code when it could not be read whole
-  std::string error;                   // why
-  std::optional<size_t> errorAt;       // where reading stopped (too large, endless or binary)
-  bool fragment = false;               // --fragment: what is not a braced program is op lines
-};
-
-// Reads `path` ("-" = stdin) and finds its programs; never throws for a file
-// that cannot be read (see `failure`).
+// Reads `path` ("-" = stdin) and finds its programs
+// (syntax/program_loading.h readProgramFile), under RESHARDCTL_MAX_INPUT;
+// never throws for a file that cannot be read (see `failure`).
 std::shared_ptr<const InputFile> readInput(const std::string& path, bool fragment = false);
-
-// Whether `file` could not be read; if so its reason goes to `diagnostics`.
-bool reportReadFailure(const InputFile& file, DiagnosticEngine& diagnostics);
 
 // One input of a command's work: a file, or one program of a file whose
 // programs are taken in turn.
@@ -113,18 +99,8 @@ struct InputProgram {
   static InputProgram chosen(std::shared_ptr<const InputFile> file, const std::string& selector);
 };
 
-struct LoadedProgram {
-  std::shared_ptr<SourceFile> source;  // the whole file: locations are offsets into it
-  std::unique_ptr<Program> program;    // nullptr when loading failed
-  bool denselyNumbered = true;
-  int failure = kExitOk;               // the exit code when program is nullptr
-  size_t begin = 0, end = 0;           // the program's bytes in the file
-  size_t index = 0;                    // its number in a file holding several programs; 0 when the file holds one
-
-  bool wholeFile() const { return begin == 0 && end == source->text().size(); }
-};
-
-// Parses and verifies the program `input` names. Diagnostics go to
+// The program `input` names, parsed and verified
+// (syntax/program_loading.h loadFoundProgram). Diagnostics go to
 // `diagnostics`, whose source is set to the loaded file.
 LoadedProgram loadProgram(const InputProgram& input, DiagnosticEngine& diagnostics);
 // An input's name split: FILE#N gives {FILE, N}; any other name {name, 0}.
@@ -138,20 +114,6 @@ ProgramName programNameOf(const std::string& path);
 // loadProgram. Throws a usage Failure for FILE#N with a selector.
 LoadedProgram loadProgram(const std::string& path, DiagnosticEngine& diagnostics,
                           const std::string& selector = "", bool fragment = false);
-
-// What `list` adds to a program's line.
-struct ProgramReshards {
-  bool loaded = false;   // false: the program could not be parsed, or was not (its columns show "-")
-  bool skipped = false;  // not parsed: the file ends inside it
-  size_t existing = 0;  // dist_op.reshard ops it holds
-  size_t needed = 0;    // reshards `apply` would insert
-  double estUs = 0;     // their plans' estimated cost
-};
-
-// One line per program (`reshardctl list`, and the usage error above); with
-// `reshards` (one per program) three more columns.
-std::string formatProgramTable(const std::vector<FoundProgram>& programs,
-                               const std::vector<ProgramReshards>* reshards = nullptr);
 
 // What one input's run ended with.
 struct InputOutcome {

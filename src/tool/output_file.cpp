@@ -4,20 +4,93 @@
 #include <pthread.h>
 #include <signal.h>
 #include <sys/stat.h>
+#include <limits.h>
 #include <unistd.h>
 
+#include <array>
+#include <atomic>
 #include <cerrno>
 #include <charconv>
 #include <cstdlib>
 #include <cstring>
+#include <mutex>
 #include <string_view>
 #include <utility>
-
-#include "tool/temp_file_guard.h"
 
 namespace reshardctl {
 
 namespace {
+
+// Removing the temporary files on SIGINT, SIGTERM or SIGHUP (Ctrl-C, kill, a
+// closed terminal), so an interrupted `apply -o out.ir` leaves no
+// `.reshardctl-XXXXXX` behind. The handler does only what is
+// async-signal-safe: it unlinks the watched paths (kept in fixed buffers) and
+// raises the signal again under the disposition that was there before, so the
+// process still dies of it.
+enum SlotState : int { kFree = 0, kBusy = 1, kWatched = 2 };
+
+struct Slot {
+  std::atomic<int> state{kFree};
+  char path[PATH_MAX];
+};
+
+constexpr int kSignals[] = {SIGINT, SIGTERM, SIGHUP};
+constexpr size_t kSlots = 8;
+std::array<Slot, kSlots> gSlots;
+struct sigaction gPrevious[std::size(kSignals)];
+std::mutex gInstalling;
+
+void onSignal(int signal) {
+  for (Slot& slot : gSlots)
+    if (slot.state.load() == kWatched) ::unlink(slot.path);
+  for (size_t i = 0; i < std::size(kSignals); ++i) {
+    if (kSignals[i] != signal) continue;
+    // Back to what it was; the signal, blocked while this handler runs, is
+    // delivered again when it returns.
+    ::sigaction(signal, &gPrevious[i], nullptr);
+    ::raise(signal);
+  }
+}
+
+// Puts the handler in place for each signal where it is not, remembering what
+// was there (checked on every watchTempFile(): a library may have set its own since).
+void install() {
+  std::lock_guard<std::mutex> lock(gInstalling);
+  for (size_t i = 0; i < std::size(kSignals); ++i) {
+    struct sigaction current {};
+    ::sigaction(kSignals[i], nullptr, &current);
+    if (current.sa_handler == onSignal) continue;
+    if (current.sa_handler == SIG_IGN) continue;  // e.g. SIGHUP under nohup: stays ignored
+    gPrevious[i] = current;
+    struct sigaction action {};
+    action.sa_handler = onSignal;
+    ::sigemptyset(&action.sa_mask);
+    for (int other : kSignals) ::sigaddset(&action.sa_mask, other);
+    ::sigaction(kSignals[i], &action, nullptr);
+  }
+}
+
+// Registers `path` for removal on a signal; returns a slot for
+// forgetTempFile(), or -1 when the path is too long or every slot is taken
+// (then a signal leaves it behind).
+int watchTempFile(const std::string& path) {
+  if (path.size() >= PATH_MAX) return -1;
+  install();
+  for (size_t i = 0; i < kSlots; ++i) {
+    int expected = kFree;
+    if (!gSlots[i].state.compare_exchange_strong(expected, kBusy)) continue;
+    std::memcpy(gSlots[i].path, path.c_str(), path.size() + 1);
+    gSlots[i].state.store(kWatched);
+    return static_cast<int>(i);
+  }
+  return -1;
+}
+
+// Stops watching a slot (after the file was renamed or removed).
+void forgetTempFile(int slot) {
+  if (slot < 0) return;
+  gSlots[static_cast<size_t>(slot)].state.store(kFree);
+}
 
 constexpr size_t kCopyBuffer = size_t{1} << 16;
 
@@ -139,7 +212,7 @@ std::optional<OutputFile> OutputFile::open(const std::string& requested, std::st
         return std::nullopt;
       }
       out.tempPath_ = temp;  // from here on, the destructor removes it
-      out.guardSlot_ = TempFileGuard::watch(temp);
+      out.guardSlot_ = watchTempFile(temp);
       if (exists) {
         // The replaced file's mode and owner; what cannot be given to a new
         // inode (other hard links, an owner we may not set) needs in place.
@@ -171,7 +244,7 @@ OutputFile::OutputFile(OutputFile&& other) noexcept
 OutputFile::~OutputFile() {
   sink_.reset();  // closes the descriptor before the temporary file goes
   if (!committed_ && !tempPath_.empty()) ::unlink(tempPath_.c_str());
-  TempFileGuard::forget(guardSlot_);
+  forgetTempFile(guardSlot_);
 }
 
 bool OutputFile::closeSink(std::string* error) {

@@ -2,7 +2,8 @@
 // temporary file beside it (a short hidden name, `.reshardctl-XXXXXX`, so
 // output names up to the system's limit work) and published by commit();
 // without commit() nothing changes (an earlier output survives a failed run),
-// and a SIGINT/SIGTERM/SIGHUP removes the temporary file (temp_file_guard.h).
+// and a SIGINT/SIGTERM/SIGHUP removes the temporary file (a handler that
+// unlinks it and dies of the signal still).
 //
 // Publishing keeps what the replaced file was: its mode and owner are given
 // to the temporary file, which is renamed over it (atomic). When that would
@@ -62,7 +63,7 @@ class OutputFile {
   std::string requested_;  // the name given, for messages
   std::string path_;       // the file published (symlinks followed)
   std::string tempPath_;   // empty when writing directly
-  int guardSlot_ = -1;     // TempFileGuard's slot for tempPath_
+  int guardSlot_ = -1;     // tempPath_'s slot among those removed on a signal
   bool inPlace_ = false;   // publish by copying into path_ (keeps its inode)
   std::unique_ptr<OutputSink> sink_;  // over the descriptor, which it closes
   bool closedSink_ = false;

@@ -32,8 +32,12 @@ namespace {
 // The dump, JSON (json_export.h), or a view (src/view/).
 enum class Emit { Ir, Json, Brief, Dot, Html };
 
-const Choices<Emit> kEmitChoices = {
-    {"ir", Emit::Ir}, {"json", Emit::Json}, {"brief", Emit::Brief}, {"dot", Emit::Dot}, {"html", Emit::Html}};
+// Built when print's flags are (no static object outlives another subcommand's run).
+const Choices<Emit>& emitChoices() {
+  static const Choices<Emit> choices = {
+      {"ir", Emit::Ir}, {"json", Emit::Json}, {"brief", Emit::Brief}, {"dot", Emit::Dot}, {"html", Emit::Html}};
+  return choices;
+}
 
 struct PrintOptions {
   InputSelection inputs;     // printed one after another; with --program
@@ -53,7 +57,7 @@ bool isView(Emit emit) { return emit == Emit::Brief || emit == Emit::Dot || emit
 // Flags that mean nothing for the chosen output: bad usage, said before reading.
 std::string usageProblem(const PrintOptions& options, Emit emit) {
   if (options.brief && options.emit != Emit::Ir && options.emit != Emit::Brief)
-    return std::string("--brief cannot be combined with --emit=") + choiceName(kEmitChoices, options.emit);
+    return std::string("--brief cannot be combined with --emit=") + choiceName(emitChoices(), options.emit);
   if (!isView(emit) && (!options.focus.empty() || !options.shownAttributes.empty()))
     return "--focus and --show-attr apply to the views (--brief, --emit=dot, --emit=html)";
   if (emit != Emit::Html && !options.compare.empty()) return "--compare applies to --emit=html";
@@ -192,7 +196,7 @@ SubcommandRunner definePrint(CLI::App& command, ReportingOptions& reporting) {
   auto flags = std::make_shared<WithCostFlags<PrintOptions>>();
   PrintOptions& options = flags->options;
   addInputsOutputProgram(command, options.inputs, options.output);
-  CLI::Option* emit = addChoiceOption(command, "--emit", options.emit, kEmitChoices,
+  CLI::Option* emit = addChoiceOption(command, "--emit", options.emit, emitChoices(),
                                       "Output format: ir (the dump), json, or a view: brief (one line per "
                                       "op), dot (Graphviz dataflow), html (one self-contained page)");
   command.add_flag_callback("--json", [&options] { options.emit = Emit::Json; },

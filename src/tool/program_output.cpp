@@ -18,7 +18,7 @@ using Put = std::function<bool(std::string_view)>;
 bool putFileWithProgram(const Program& program, const LoadedProgram& loaded, const Put& put) {
   std::string_view text = loaded.source->text();
   // The text before the program holds its first line's prefix already.
-  std::string printed = printProgramToString(program, PrintOptions{.firstLinePrefix = false});
+  std::string printed = printProgramToString(program, PrinterOptions{.firstLinePrefix = false});
   // The closing line went on (`}  // end`): the rest follows the '}'.
   if (text[loaded.end - 1] != '\n')
     while (printed.back() == '\n' || printed.back() == '\r') printed.pop_back();

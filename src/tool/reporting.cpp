@@ -153,6 +153,7 @@ std::unique_ptr<Reporter> Reporter::create(const ReportingOptions& options, std:
 }
 
 void Reporter::report(DiagnosticEngine& diagnostics, bool showWarnings) {
+  if (diagnostics.diagnostics().empty()) return;  // nothing to hand on: the engine is not entered
   diagnostics.flush(*consumer_, showWarnings && !quiet_);
 }
 

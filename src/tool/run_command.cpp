@@ -51,8 +51,12 @@ enum class Launcher {
   None,  // one process drives every GPU of the node
 };
 
-const Choices<Launcher> kLauncherChoices = {
-    {"auto", Launcher::Auto}, {"mpi", Launcher::Mpi}, {"none", Launcher::None}};
+// Built when run's flags are (no static object outlives another subcommand's run).
+const Choices<Launcher>& launcherChoices() {
+  static const Choices<Launcher> choices = {
+      {"auto", Launcher::Auto}, {"mpi", Launcher::Mpi}, {"none", Launcher::None}};
+  return choices;
+}
 
 struct RunOptions {
   std::string input = "-";
@@ -331,7 +335,7 @@ SubcommandRunner defineRun(CLI::App& command, ReportingOptions& reporting) {
       ->check(integerIn(1, kMaxRunIterations))
       ->capture_default_str();
   command.add_flag("--apply", run.apply, "Run the partition pass first and run every reshard after it");
-  addChoiceOption(command, "--launcher", run.launcher, kLauncherChoices,
+  addChoiceOption(command, "--launcher", run.launcher, launcherChoices(),
                   "With --backend nccl: auto = one process per rank when mpirun started more than one "
                   "process; mpi = always that mode (also for one process); none = one process drives "
                   "every GPU of the node");
