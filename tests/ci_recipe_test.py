@@ -14,7 +14,8 @@ here, so that the recipe a user copies works (ctest `README.ci-recipe`):
 - The workflow checks out no other repository: reshardctl's sources are the
   checkout's submodule `.reshardctl`, which the build step's setup.sh is in.
 - The pre-commit configuration is the ```yaml block that starts `repos:`:
-  each hook id it names is one of .pre-commit-hooks.yaml's.
+  a local repository (no URL to replace) whose hooks are copies of
+  .pre-commit-hooks.yaml's (id, entry, language, files).
 """
 import json
 import os
@@ -67,10 +68,18 @@ def main():
     blocks = yaml_blocks((ROOT / "README.md").read_text())
     workflow = block_starting(blocks, "name: reshardctl")
     config = block_starting(blocks, "repos:")
-    hooks = {hook["id"] for hook in yaml.safe_load((ROOT / ".pre-commit-hooks.yaml").read_text())}
+    ours = {hook["id"]: hook for hook in yaml.safe_load((ROOT / ".pre-commit-hooks.yaml").read_text())}
     named = {hook["id"] for repo in config["repos"] for hook in repo["hooks"]}
-    if not named or not named <= hooks:
-        sys.exit(f"FAIL: the pre-commit configuration names {sorted(named - hooks)}, not hooks of ours")
+    if not named or not named <= ours.keys():
+        sys.exit(f"FAIL: the pre-commit configuration names {sorted(named - ours.keys())}, not hooks of ours")
+    # A local repository (no URL for the user to replace), each hook a copy of ours.
+    for repo in config["repos"]:
+        if repo["repo"] != "local":
+            sys.exit(f"FAIL: the pre-commit configuration names the repository {repo['repo']!r}, which the user has to replace")
+        for hook in repo["hooks"]:
+            for key in ("entry", "language", "files"):
+                if hook.get(key) != ours[hook["id"]][key]:
+                    sys.exit(f"FAIL: hook {hook['id']}'s {key} is {hook.get(key)!r}, not .pre-commit-hooks.yaml's {ours[hook['id']][key]!r}")
 
     steps = [step for job in workflow["jobs"].values() for step in job["steps"]]
     # The workflow depends on no repository but the user's own: reshardctl's sources come
