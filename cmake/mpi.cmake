@@ -1,8 +1,9 @@
-# Finds MPI for the multi-process mode of the NCCL backend (one process per rank
-# under mpirun; src/exec/gpu/mpi_world.cpp) and defines reshardctl_add_mpi(target).
-# Sets RESHARDCTL_MPI_ENABLED. Looked for only when the GPU backend is built:
-# MPI serves nothing else. Quiet when absent, like gpu.cmake.
-set(RESHARDCTL_MPI AUTO CACHE STRING "Build the multi-process (mpirun) mode of the NCCL backend: AUTO, ON or OFF")
+# Finds MPI for the multi-process (mpirun) runs: the ProcessGroup of
+# src/exec/multiprocess/mpi_world.cpp, which the NCCL backend's one process per
+# rank and the CPU-side multi-process checks use. Defines reshardctl_add_mpi(target)
+# and sets RESHARDCTL_MPI_ENABLED. Looked for in every build (found or not, like
+# the GPU backend); quiet when absent, like gpu.cmake.
+set(RESHARDCTL_MPI AUTO CACHE STRING "Build the multi-process (mpirun) ProcessGroup over MPI: AUTO, ON or OFF")
 set_property(CACHE RESHARDCTL_MPI PROPERTY STRINGS AUTO ON OFF)
 
 set(RESHARDCTL_MPI_ENABLED OFF)
@@ -14,18 +15,15 @@ if(RESHARDCTL_BUNDLE)
   endif()
   return()
 endif()
-if(RESHARDCTL_MPI STREQUAL "ON" AND NOT RESHARDCTL_GPU_ENABLED)
-  message(FATAL_ERROR "RESHARDCTL_MPI=ON needs the NCCL backend (RESHARDCTL_GPU, CUDA and NCCL)")
-endif()
-if(RESHARDCTL_GPU_ENABLED AND NOT RESHARDCTL_MPI STREQUAL "OFF")
+if(NOT RESHARDCTL_MPI STREQUAL "OFF")
   find_package(MPI QUIET COMPONENTS CXX)
   if(MPI_CXX_FOUND)
     set(RESHARDCTL_MPI_ENABLED ON)
-    message(STATUS "reshardctl: building the multi-process NCCL mode (MPI ${MPI_CXX_VERSION}, ${MPIEXEC_EXECUTABLE})")
+    message(STATUS "reshardctl: building the MPI ProcessGroup (MPI ${MPI_CXX_VERSION}, ${MPIEXEC_EXECUTABLE})")
   elseif(RESHARDCTL_MPI STREQUAL "ON")
     message(FATAL_ERROR "RESHARDCTL_MPI=ON but MPI (C++) was not found (Debian: libopenmpi-dev openmpi-bin)")
   else()
-    message(STATUS "reshardctl: multi-process NCCL mode not built (no MPI)")
+    message(STATUS "reshardctl: MPI ProcessGroup not built (no MPI)")
   endif()
 endif()
 
@@ -33,7 +31,7 @@ if(RESHARDCTL_MPI_ENABLED)
   # Adds the MPI ProcessGroup to the library `target` (which then leaves out
   # src/exec/multiprocess/process_group_stub.cpp).
   function(reshardctl_add_mpi target)
-    target_sources(${target} PRIVATE ${CMAKE_SOURCE_DIR}/src/exec/gpu/mpi_world.cpp)
+    target_sources(${target} PRIVATE ${CMAKE_SOURCE_DIR}/src/exec/multiprocess/mpi_world.cpp)
     # Only MPI's C API is used: its deprecated C++ bindings stay out of mpi.h.
     target_compile_definitions(${target} PRIVATE OMPI_SKIP_MPICXX MPICH_SKIP_MPICXX PUBLIC RESHARDCTL_HAVE_MPI)
     target_link_libraries(${target} PUBLIC MPI::MPI_CXX)

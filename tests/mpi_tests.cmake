@@ -1,12 +1,21 @@
-# Multi-process `run --backend nccl` under mpirun (registered only when CMake
-# built the MPI mode, cmake/mpi.cmake). What runs without a GPU: the process
-# count check, and every process agreeing that there is no GPU. Each must end
-# quickly with exit 2 and one message from process 0, never hang.
+# Runs under mpirun (registered only when CMake built the MPI ProcessGroup,
+# cmake/mpi.cmake).
 set(MPI_CASE ${CMAKE_SOURCE_DIR}/tests/mpi_case.sh)
 set(MPIRUN ${MPIEXEC_EXECUTABLE} ${MPIEXEC_PREFLAGS})
 # Open MPI's settings as environment variables, which other MPIs ignore:
 # containers run tests as root, and more processes than cores is fine here.
 set(MPI_TEST_ENV OMPI_ALLOW_RUN_AS_ROOT=1 OMPI_ALLOW_RUN_AS_ROOT_CONFIRM=1 OMPI_MCA_rmaps_base_oversubscribe=1)
+# Open MPI keeps what MPI_Init allocates past MPI_Finalize, which LeakSanitizer
+# would report as leaks of reshardctl's.
+if(RESHARDCTL_SANITIZE)
+  list(APPEND MPI_TEST_ENV "ASAN_OPTIONS=detect_leaks=0:abort_on_error=1:strict_string_checks=1")
+endif()
+
+# Multi-process `run --backend nccl` (only beside the NCCL backend). What runs
+# without a GPU: the process count check, and every process agreeing that
+# there is no GPU. Each must end quickly with exit 2 and one message from
+# process 0, never hang.
+if(RESHARDCTL_GPU_ENABLED)
 set(RUN_SEED $<TARGET_FILE:reshardctl> run --backend nccl --apply samples/seed_mlp_before.ir)
 
 # seed_mlp_before uses process ids 0 and 1.
@@ -33,6 +42,7 @@ add_test(NAME mpi.singleton-no-gpu
                  $<TARGET_FILE:reshardctl> run --backend nccl --launcher mpi --apply samples/single_rank.ir
          WORKING_DIRECTORY ${CMAKE_SOURCE_DIR})
 set_tests_properties(mpi.singleton-no-gpu PROPERTIES TIMEOUT 90 SKIP_RETURN_CODE 77 ENVIRONMENT "${MPI_TEST_ENV}")
+endif()
 
 # The MPI ProcessGroup itself on three processes: its collectives, the piece
 # exchange end to end, and abort ending processes that wait in a collective.
@@ -44,3 +54,28 @@ add_test(NAME mpi.abort-ends-all
          COMMAND ${MPI_CASE} 3 "^reshardctl: error: process 1: abort test" 60
                  ${MPIRUN} ${MPIEXEC_NUMPROC_FLAG} 3 $<TARGET_FILE:mpi_world_check> abort)
 set_tests_properties(mpi.process-group mpi.abort-ends-all PROPERTIES TIMEOUT 90 ENVIRONMENT "${MPI_TEST_ENV}")
+
+# validate under mpirun: the ranks shared out over the processes
+# (interp/share/rank_share.h) give the one-process run's answer, every
+# divergence, exit status and diagnostic alike, with one summary `on R ranks in
+# P processes`: a matching sample, every divergence of a wrongly annotated
+# program (--all), a 2x2 mesh, control flow, on 2 and 3 processes.
+set(MPI_VALIDATE ${CMAKE_SOURCE_DIR}/tests/mpi_validate_case.sh $<TARGET_FILE:reshardctl>)
+add_test(NAME mpi.validate-sample COMMAND ${MPI_VALIDATE} 2 --apply samples/seed_mlp_before.ir
+         WORKING_DIRECTORY ${CMAKE_SOURCE_DIR})
+add_test(NAME mpi.validate-all-divergences
+         COMMAND ${MPI_VALIDATE} 3 --apply --all tests/golden/validate/all_divergences.ir
+         WORKING_DIRECTORY ${CMAKE_SOURCE_DIR})
+add_test(NAME mpi.validate-2x2 COMMAND ${MPI_VALIDATE} 3 samples/tp_mlp_2x2_before.ir --apply
+         WORKING_DIRECTORY ${CMAKE_SOURCE_DIR})
+add_test(NAME mpi.validate-if-blocks COMMAND ${MPI_VALIDATE} 2 tests/golden/pass/if_blocks.ir --apply --seed 3
+         WORKING_DIRECTORY ${CMAKE_SOURCE_DIR})
+set_tests_properties(mpi.validate-sample mpi.validate-all-divergences mpi.validate-2x2 mpi.validate-if-blocks
+                     PROPERTIES TIMEOUT 150 SKIP_RETURN_CODE 77 ENVIRONMENT "${MPI_TEST_ENV}")
+# What is not shared out yet is refused (exit 2), process 0 alone saying why.
+add_test(NAME mpi.validate-lowered-refused
+         COMMAND ${MPI_CASE} 2 "^reshardctl: error: validate --lowered runs in one process" 60
+                 ${MPIRUN} ${MPIEXEC_NUMPROC_FLAG} 2 $<TARGET_FILE:reshardctl> validate --lowered --apply
+                 samples/seed_mlp_before.ir
+         WORKING_DIRECTORY ${CMAKE_SOURCE_DIR})
+set_tests_properties(mpi.validate-lowered-refused PROPERTIES TIMEOUT 90 ENVIRONMENT "${MPI_TEST_ENV}")

@@ -1,4 +1,4 @@
-// The MPI ProcessGroup (src/exec/gpu/mpi_world.cpp) under mpirun -np 3, without a
+// The MPI ProcessGroup (src/exec/multiprocess/mpi_world.cpp) under mpirun -np 3, without a
 // GPU: the collectives `run --backend nccl` relies on, the destination-piece
 // exchange end to end, and abort ending every process. Run by ctest
 // (tests/mpi_tests.cmake):

@@ -59,10 +59,13 @@ Interpreter::Interpreter(const Program& program, ExecutionBackend& backend, cons
       world_(program),
       values_(program.valueCount(), world_.size()),
       reshards_(backend, options.costs),
-      checkContext_{world_, layouts_, options_} {}
+      checkContext_{world_, layouts_, options_} {
+  if (options.processes != nullptr && !local) share_ = std::make_unique<RankShare>(*options.processes);
+}
 
 ValidationOutcome Interpreter::run() {
   outcome_.ranks = world_.size();
+  outcome_.processes = share_ ? share_->processes() : 1;
   walkOps(*program_.body(), [&](const Operation*) { ++outcome_.totalOps; });
   planReleases(*program_.body());
   runProgramInputs(*program_.body());
@@ -193,46 +196,61 @@ void Interpreter::runKernel(const Operation& op, Kernel kernel) {
 
 bool Interpreter::runOnRanks(const Operation& op, Kernel kernel, const OpAttributes& attrs,
                              const std::vector<std::optional<Tensor>>& serial, const std::vector<size_t>& ranks) {
-  for (size_t r : ranks) {
-    const int64_t id = world_.processId(r);
-    std::vector<const Tensor*> inputs;
-    for (size_t i = 0; i < op.numOperands(); ++i) {
-      const Value* v = op.operandValue(i);
-      if (v == nullptr) {
-        inputs.push_back(nullptr);
-        continue;
-      }
-      const std::optional<Tensor>& piece = values_.at(v).ranks[r];
-      if (!piece) {
-        Divergence d;
-        d.op = &op;
-        d.kind = "missing";
-        d.ranks = {id};
-        d.message = fmt::format("{} operand {} ({}): rank {} runs the op but holds no piece of it", op.name(), i,
-                                name(v), id);
-        diverge(std::move(d));
-        return false;
-      }
-      inputs.push_back(&*piece);
-    }
-    const RankSite site(op, id, serial, values_, layouts_, options_.dynamicDim);
-    KernelContext context(op, attrs, std::move(inputs), site);
-    try {
-      kernel(context);
-    } catch (const std::bad_alloc&) {
-      throw;  // out of memory is never a divergence
-    } catch (const std::exception& e) {  // KernelError, or a layout the rank cannot read
-      Divergence d;
-      d.op = &op;
-      d.kind = "compute";
-      d.ranks = {id};
-      d.message = fmt::format("{}: rank {} cannot run it on its pieces: {}", op.name(), id, e.what());
-      diverge(std::move(d));
-      return false;
-    }
-    for (size_t i = 0; i < op.numResults(); ++i) values_.at(op.result(i)).ranks[r] = std::move(context.outputs()[i]);
+  std::optional<Divergence> failed;
+  for (size_t r : ranks)
+    if (!share_ || share_->owns(r))
+      if ((failed = runOnRank(op, kernel, attrs, serial, r))) break;
+  if (share_) failed = share_->agree(op, std::move(failed));
+  if (failed) {
+    diverge(std::move(*failed));
+    return false;
+  }
+  if (share_) {
+    std::vector<ValueState*> results;
+    for (size_t i = 0; i < op.numResults(); ++i) results.push_back(&values_.at(op.result(i)));
+    share_->exchange(ranks, results);
   }
   return true;
+}
+
+std::optional<Divergence> Interpreter::runOnRank(const Operation& op, Kernel kernel, const OpAttributes& attrs,
+                                                 const std::vector<std::optional<Tensor>>& serial, size_t r) {
+  const int64_t id = world_.processId(r);
+  std::vector<const Tensor*> inputs;
+  for (size_t i = 0; i < op.numOperands(); ++i) {
+    const Value* v = op.operandValue(i);
+    if (v == nullptr) {
+      inputs.push_back(nullptr);
+      continue;
+    }
+    const std::optional<Tensor>& piece = values_.at(v).ranks[r];
+    if (!piece) {
+      Divergence d;
+      d.op = &op;
+      d.kind = "missing";
+      d.ranks = {id};
+      d.message = fmt::format("{} operand {} ({}): rank {} runs the op but holds no piece of it", op.name(), i,
+                              name(v), id);
+      return d;
+    }
+    inputs.push_back(&*piece);
+  }
+  const RankSite site(op, id, serial, values_, layouts_, options_.dynamicDim);
+  KernelContext context(op, attrs, std::move(inputs), site);
+  try {
+    kernel(context);
+  } catch (const std::bad_alloc&) {
+    throw;  // out of memory is never a divergence
+  } catch (const std::exception& e) {  // KernelError, or a layout the rank cannot read
+    Divergence d;
+    d.op = &op;
+    d.kind = "compute";
+    d.ranks = {id};
+    d.message = fmt::format("{}: rank {} cannot run it on its pieces: {}", op.name(), id, e.what());
+    return d;
+  }
+  for (size_t i = 0; i < op.numResults(); ++i) values_.at(op.result(i)).ranks[r] = std::move(context.outputs()[i]);
+  return std::nullopt;
 }
 
 // A program run on its own: the op's results are its values, seen by the hook.

@@ -8,6 +8,7 @@
 
 #include <algorithm>
 #include <array>
+#include <memory>
 #include <cstddef>
 #include <cstdint>
 #include <optional>
@@ -18,6 +19,7 @@
 #include "interp/local_run.h"
 #include "interp/reshard_runner.h"
 #include "interp/result_check.h"
+#include "interp/share/rank_share.h"
 #include "interp/validation.h"
 #include "interp/value_store.h"
 
@@ -51,6 +53,9 @@ class Interpreter {
   // Runs the kernel on every rank of `ranks`; false when a rank cannot run it.
   bool runOnRanks(const Operation& op, Kernel kernel, const OpAttributes& attrs,
                   const std::vector<std::optional<Tensor>>& serial, const std::vector<size_t>& ranks);
+  // One rank's run of the kernel; the divergence when it cannot run it.
+  std::optional<Divergence> runOnRank(const Operation& op, Kernel kernel, const OpAttributes& attrs,
+                                      const std::vector<std::optional<Tensor>>& serial, size_t r);
   std::vector<size_t> executingRanks(const Operation& op);
   bool operandsKnown(const Operation& op);
   void checkResults(const Operation& op, const std::vector<size_t>& ranks);
@@ -74,6 +79,7 @@ class Interpreter {
   const ValidateOptions& options_;
   const LocalRunHooks* local_;
   RankWorld world_;
+  std::unique_ptr<RankShare> share_;  // under mpirun with several processes
   ValueStore values_;
   LayoutCache layouts_;
   ReshardRunner reshards_;

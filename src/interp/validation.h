@@ -29,6 +29,8 @@
 
 namespace reshardctl {
 
+class ProcessGroup;
+
 struct ValidateOptions {
   uint64_t seed = 1;
   int64_t dynamicDim = 4;              // the size of a -1 dim in an input's shape
@@ -39,6 +41,9 @@ struct ValidateOptions {
   CostModel costs;                     // for planning the reshards
   // How diagnostics name a value ("%9"); the tool numbers them as the input does.
   std::function<std::string(const Value*)> nameOf;
+  // Under mpirun with several processes: the ranks' kernels are shared out
+  // over them (share/rank_share.h); every process must validate alike.
+  ProcessGroup* processes = nullptr;
 };
 
 // One op whose distributed result is not the serial one.
@@ -70,6 +75,7 @@ struct ValidationOutcome {
   size_t dependentOps = 0;     // not run: fed by a value an op not simulated made
   size_t unexecutedOps = 0;    // in a branch not taken, or after the first divergence
   size_t ranks = 0;
+  size_t processes = 1;        // the MPI processes the ranks were shared out over
   bool stoppedEarly = false;   // stopped at the first divergence (no --all)
   std::vector<NotSimulated> notSimulated;
   std::vector<Divergence> divergences;

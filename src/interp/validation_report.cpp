@@ -20,6 +20,7 @@ std::string notSimulatedLine(const ValidationOutcome& outcome) {
 std::string summaryLine(const ValidationOutcome& outcome) {
   std::string line = fmt::format("{} of {} match the serial program on {}", outcome.matchedOps,
                                  plural(outcome.totalOps, "op", "ops"), plural(outcome.ranks, "rank", "ranks"));
+  if (outcome.processes > 1) line += fmt::format(" in {} processes", outcome.processes);
   if (outcome.divergedOps > 0) line += "; " + plural(outcome.divergedOps, "diverges", "diverge");
   const size_t unchecked = outcome.notSimulatedOps + outcome.dependentOps;
   if (unchecked > 0)

@@ -4,6 +4,8 @@
 // ops that could not be simulated, and a summary (or all of it as one JSON
 // document, schema/validate.schema.json).
 #include <cstdio>
+#include <cstdlib>
+#include <unistd.h>
 #include <functional>
 #include <limits>
 #include <memory>
@@ -14,6 +16,8 @@
 #include <fmt/format.h>
 
 #include "exec/execution_backend.h"
+#include "exec/multiprocess/multi_process.h"
+#include "exec/multiprocess/process_group.h"
 #include "interp/shrink/shrink.h"
 #include "interp/validation.h"
 #include "interp/validation_report.h"
@@ -98,6 +102,20 @@ std::string outOfMemoryMessage(const std::string& input, const Program& program,
                      factor > 1 ? fmt::format(" after a shrink of 1/{}", factor) : "", std::max<int64_t>(factor * 4, 16));
 }
 
+// Standard error as it was before a process other than 0 was silenced: what
+// ends every process still says why.
+int savedStderr = -1;
+
+// Ends every process of the run with `failure` (said by this process): under
+// mpirun a failure that one process meets alone must not leave the others
+// waiting in a collective.
+[[noreturn]] void endAllProcesses(ProcessGroup& processes, const Failure& failure) {
+  if (savedStderr >= 0) dup2(savedStderr, STDERR_FILENO);
+  const int code = static_cast<int>(exitCodeOf(failure.kind));
+  processes.abort(failure.message, code);
+  std::_Exit(code);  // abort does not return; GCC does not see it through the virtual call
+}
+
 // Where to report an op of a lowered program: an op the lowering made has no
 // line of its own, so the op it was made for (its uses', or a send's operand's).
 size_t loweredLocation(const Operation& op) {
@@ -173,8 +191,9 @@ struct ValidateRun {
 
 class InputValidator {
  public:
-  InputValidator(const ValidateCommandOptions& options, Reporter& reporter, ValidateRun& run)
-      : options_(options), reporter_(reporter), run_(run) {}
+  InputValidator(const ValidateCommandOptions& options, Reporter& reporter, ValidateRun& run,
+                 ProcessGroup* processes)
+      : options_(options), reporter_(reporter), run_(run), processes_(processes) {}
 
   InputOutcome operator()(const InputProgram& input) {
     DiagnosticEngine diagnostics = reporter_.engine();
@@ -220,19 +239,26 @@ class InputValidator {
     validate.atol = options_.atol;
     validate.all = options_.all;
     validate.nameOf = [&names](const Value* value) { return names(value); };
+    validate.processes = processes_;
     LoweredRanks lowered(reporter_);
     if (options_.lowered)
       if (int status = lowerEveryRank(input, loaded, diagnostics, lowered); status != kExitOk) return status;
     try {
       *outcome = options_.lowered ? validateLowered(*loaded.program, lowered.inputs, lowered.rings, *backend, validate)
                                   : validateProgram(*loaded.program, *backend, validate);
-    } catch (const BackendError& e) {
-      diagnostics.error(fmt::format("the {} backend failed on {}: {}", backend->name(), input.name, e.what()));
-      return kExitUsage;
     } catch (const std::bad_alloc&) {  // reported in one place, runCli, with the figure and the way out
-      throw Failure(FailureKind::OutOfMemory, outOfMemoryMessage(input.name, *loaded.program, shrink->factor));
-    } catch (const std::exception& e) {  // a bug: say so rather than crash
-      diagnostics.error(fmt::format("validate could not go on with {}: {}", input.name, e.what()));
+      const Failure failure(FailureKind::OutOfMemory, outOfMemoryMessage(input.name, *loaded.program, shrink->factor));
+      if (processes_ != nullptr) endAllProcesses(*processes_, failure);  // perhaps this process alone
+      throw failure;
+    } catch (const std::exception& e) {
+      // A Failure (the budget's) comes from the program, so every process meets it alike.
+      if (processes_ != nullptr && dynamic_cast<const Failure*>(&e) != nullptr) throw;
+      const bool backendFailed = dynamic_cast<const BackendError*>(&e) != nullptr;
+      const std::string message = backendFailed  // else a bug: say so rather than crash
+          ? fmt::format("the {} backend failed on {}: {}", backend->name(), input.name, e.what())
+          : fmt::format("validate could not go on with {}: {}", input.name, e.what());
+      if (processes_ != nullptr) endAllProcesses(*processes_, Failure(FailureKind::Usage, message));
+      diagnostics.error(message);
       return kExitUsage;
     }
     reportDivergences(**outcome, diagnostics, options_.lowered);
@@ -276,12 +302,49 @@ class InputValidator {
   const ValidateCommandOptions& options_;
   Reporter& reporter_;
   ValidateRun& run_;
+  ProcessGroup* processes_;  // under mpirun with several processes
 };
 
+// validate under mpirun with several processes: the processes the ranks'
+// kernels are shared out over (interp/share/rank_share.h); nullptr otherwise.
+// Processes other than 0 write nothing: process 0 prints the one report all
+// of them agree on.
+std::unique_ptr<ProcessGroup> startValidateTeam(const ValidateCommandOptions& options) {
+  const std::optional<MpiLaunch> launch = detectMpiLaunch([](const char* name) { return std::getenv(name); });
+  if (!launch || launch->size == 1) return nullptr;
+  std::string error;
+  std::unique_ptr<ProcessGroup> processes = startProcessGroup(&error);
+  if (!processes) {  // with no world, each process says why it stops
+    const int rank = launch->rank.value_or(0);
+    throw Failure(FailureKind::Usage, fmt::format("{}validate was started as one of several MPI processes ({}), "
+                                                  "but {}",
+                                                  rank == 0 ? "" : fmt::format("process {}: ", rank),
+                                                  launch->variable, error));
+  }
+  if (processes->size() == 1) return nullptr;
+  if (processes->rank() != 0) {
+    std::fflush(nullptr);
+    savedStderr = dup(STDERR_FILENO);
+    if (std::freopen("/dev/null", "w", stdout) == nullptr || std::freopen("/dev/null", "w", stderr) == nullptr)
+      endAllProcesses(*processes, Failure(FailureKind::Io, "cannot write to /dev/null"));
+  }
+  const char* refused = options.lowered                        ? "--lowered"
+                        : options.backend != BackendKind::Cpu ? "--backend nccl"
+                                                              : nullptr;
+  if (refused != nullptr)
+    throw Failure(FailureKind::Usage,
+                  fmt::format("validate {} runs in one process: under mpirun -np {} only --backend cpu without "
+                              "--lowered shares the ranks out (run it without mpirun)",
+                              refused, processes->size()));
+  return processes;
+}
+
 int runValidate(const ValidateCommandOptions& options, Reporter& reporter) {
+  // Declared first: MPI_Finalize comes after everything else.
+  const std::unique_ptr<ProcessGroup> processes = startValidateTeam(options);
   const std::vector<std::string> files = expandInputs(options.inputs, reporter);
   ValidateRun run;
-  InputValidator validator(options, reporter, run);
+  InputValidator validator(options, reporter, run, processes.get());
   // The report is the command's result: its lines go to the output, not
   // forEachInput's summaries.
   const InputRun inputs = forEachInput(files, options.inputs, reporter, standardError(), std::ref(validator));

@@ -1,6 +1,6 @@
 // The processes of a multi-process run (one per rank, started by mpirun), as
 // `run` and the NCCL backend use them. An interface without MPI types, so the
-// code that uses it builds everywhere; MPI implements it (src/exec/gpu/mpi_world.cpp,
+// code that uses it builds everywhere; MPI implements it (src/exec/multiprocess/mpi_world.cpp,
 // built when CMake finds MPI), and startProcessGroup says why not elsewhere.
 #pragma once
 

@@ -1,0 +1,53 @@
+#include "interp/share/rank_share.h"
+
+#include <doctest/doctest.h>
+
+#include "exec/piece.h"
+
+namespace reshardctl {
+
+TEST_CASE("rank share: pieces, absent ones and lists survive packing") {
+  Tensor dense;
+  dense.shape = {2, 3};
+  dense.data = {1, 2, 3, 4, 5, 6.5};
+  dense.dtype = DType::BF16;
+  std::vector<double> stream;
+  packPiece(dense, stream);
+  packPiece(std::nullopt, stream);
+  packPiece(Tensor::list({dense, Tensor::filled({1}, 7, DType::I64)}), stream);
+  size_t at = 0;
+  const std::optional<Tensor> first = unpackPiece(stream, at);
+  REQUIRE(first);
+  CHECK(first->shape == dense.shape);
+  CHECK(first->data == dense.data);
+  CHECK(first->dtype == DType::BF16);
+  CHECK_FALSE(unpackPiece(stream, at));
+  const std::optional<Tensor> list = unpackPiece(stream, at);
+  REQUIRE(list);
+  REQUIRE(list->isList);
+  REQUIRE(list->items.size() == 2);
+  CHECK(list->items[1].dtype == DType::I64);
+  CHECK(list->items[1].data == std::vector<double>{7});
+  CHECK(at == stream.size());
+}
+
+TEST_CASE("rank share: a malformed stream is an error, not a crash") {
+  Tensor dense;
+  dense.shape = {4};
+  dense.data = {1, 2, 3, 4};
+  std::vector<double> stream;
+  packPiece(dense, stream);
+  for (size_t cut = 0; cut + 1 < stream.size(); ++cut) {  // every truncation
+    std::vector<double> truncated(stream.begin(), stream.begin() + static_cast<std::ptrdiff_t>(cut));
+    size_t at = 0;
+    CHECK_THROWS_AS(unpackPiece(truncated, at), ExecutionError);
+  }
+  std::vector<double> bad = {1, 0, 1.5};
+  size_t at = 0;
+  CHECK_THROWS_AS(unpackPiece(bad, at), ExecutionError);
+  std::vector<double> deep(40, 1);  // lists of lists of ...
+  at = 0;
+  CHECK_THROWS_AS(unpackPiece(deep, at), ExecutionError);
+}
+
+}  // namespace reshardctl
