@@ -30,6 +30,7 @@ class StepRunner {
       case StepKind::AllToAll: forEachGroup([&](const auto& g) { exchange(g); }); break;
       case StepKind::Slice: forEachGroup([&](const auto& g) { slice(g); }); break;
       case StepKind::PartialInit: forEachGroup([&](const auto& g) { partialInit(g); }); break;
+      case StepKind::Scale: forEachGroup([&](const auto& g) { scale(g); }); break;
       case StepKind::SendRecv: sendRecv(); break;
     }
     tensor_.layout = step_.to;
@@ -103,6 +104,12 @@ class StepRunner {
         piece = Piece::filled(piece.box, identity);
       }
     }
+  }
+
+  // Each piece times the step's factor, rounded as the element type would.
+  void scale(const Group& group) {
+    for (const int64_t id : group)
+      for (double& value : pieceOf(id).values) value = roundToDType(value * step_.scale, tensor_.dtype);
   }
 
   // Every destination assembles its box from the [source, destination] pairs

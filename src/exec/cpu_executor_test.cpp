@@ -92,6 +92,27 @@ TEST_CASE("cpu executor: partial_init leaves one holder per element") {
   CHECK(checkDestinationPieces(fromShard, global).ok());
 }
 
+TEST_CASE("cpu executor: scale turns SUM pieces into AVG pieces of the same value, and back") {
+  std::mt19937_64 rng(4);
+  const GlobalTensor global = counting({6});
+  const Layout sum = on4(Placement::partial(ReduceType::Sum));
+  const Layout avg = on4(Placement::partial(ReduceType::Avg));
+  DistTensor tensor = makeSourcePieces(global, sum, rng);
+  const std::vector<double> before = tensor.pieces.at(2).values;
+  Step toAvg = collective(StepKind::Scale, sum, avg, 0);
+  toAvg.reduce = ReduceType::Avg;
+  toAvg.scale = 4;
+  executeStep(toAvg, tensor);
+  CHECK(tensor.pieces.at(2).values[1] == before[1] * 4);
+  CHECK(checkDestinationPieces(tensor, global).ok());
+  Step toSum = collective(StepKind::Scale, avg, sum, 0);
+  toSum.reduce = ReduceType::Sum;
+  toSum.scale = 0.25;
+  executeStep(toSum, tensor);
+  CHECK(tensor.pieces.at(2).values == before);
+  CHECK(checkDestinationPieces(tensor, global).ok());
+}
+
 TEST_CASE("cpu executor: send_recv assembles each destination from its pairs") {
   std::mt19937_64 rng(5);
   const GlobalTensor global = counting({4});

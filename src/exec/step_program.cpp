@@ -1,6 +1,7 @@
 #include "exec/step_program.h"
 
 #include <algorithm>
+#include <cmath>
 
 #include <fmt/format.h>
 
@@ -86,6 +87,7 @@ class Lowering {
       case StepKind::AllToAll: allToAll(index, group); break;
       case StepKind::Slice: slice(group); break;
       case StepKind::PartialInit: partialInit(group); break;
+      case StepKind::Scale: scale(group); break;
       case StepKind::SendRecv: break;
     }
   }
@@ -374,6 +376,16 @@ class Lowering {
         addElementwise(program.pre, LocalOp::Kind::Fill, Slot::Cur, box.volume(), identity);
       }
     }
+  }
+
+  // Every rank scales its own piece in place by the step's factor: times n, or
+  // divided by n (n a power of two, so both are exact: transition.h).
+  void scale(const Group& group) {
+    const bool multiply = step_.scale >= 1;
+    const auto n = static_cast<int64_t>(std::llround(multiply ? step_.scale : 1 / step_.scale));
+    for (const int64_t id : group)
+      addElementwise(rank(id).pre, multiply ? LocalOp::Kind::Multiply : LocalOp::Kind::Divide, Slot::Cur,
+                     boxOf(id).volume(), 0, n);
   }
 
   void sendRecv() {

@@ -30,15 +30,15 @@ namespace reshardctl {
 enum class Slot : uint8_t { Cur, Next, Send, Recv };
 
 struct LocalOp {
-  enum class Kind : uint8_t { Copy, Fill, Logical, Divide };
+  enum class Kind : uint8_t { Copy, Fill, Logical, Divide, Multiply };
   Kind kind = Kind::Copy;
   Slot dst = Slot::Next;
   Slot src = Slot::Cur;  // Copy only
   BoxCopy copy;          // Copy: offsets count from the slots' starts
-  int64_t offset = 0;    // Fill, Logical, Divide: the elements [offset, offset + count) of dst
+  int64_t offset = 0;    // Fill, Logical, Divide, Multiply: the elements [offset, offset + count) of dst
   int64_t count = 0;
   double value = 0;      // Fill
-  int64_t divisor = 1;   // Divide
+  int64_t divisor = 1;   // Divide; Multiply: the factor
 };
 
 enum class CommKind : uint8_t { AllReduce, ReduceScatter, AllGather, AllToAll, Send, Recv };

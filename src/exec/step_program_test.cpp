@@ -138,6 +138,12 @@ class Emulator {
         encode(dst, op.offset, values);
         return;
       }
+      case LocalOp::Kind::Multiply: {
+        std::vector<double> values = decode(dst, op.offset, op.count);
+        for (double& value : values) value = roundToDType(value * static_cast<double>(op.divisor), dtype_);
+        encode(dst, op.offset, values);
+        return;
+      }
     }
   }
 
@@ -435,6 +441,26 @@ TEST_CASE("step programs: flattened all_gather and reduce_scatter, and a permuta
       CAPTURE(layoutText(plan.dst));
       REQUIRE(plan.steps.size() == 1);
       CHECK((!plan.steps[0].meshDims.empty() || plan.steps[0].kind == StepKind::SendRecv));
+      checkPlan(plan, false, rng);
+    }
+}
+
+TEST_CASE("step programs: a scale between SUM and AVG partials runs as the reference does") {
+  std::mt19937_64 rng(7005);
+  const ProcessMesh mesh{{2, 4}, {0, 1, 2, 3, 4, 5, 6, 7}, true};
+  auto attr = [&](std::vector<int64_t> dims, ReduceType type) {
+    TensorDistAttr result;
+    result.mesh = mesh;
+    result.dimsMapping = std::move(dims);
+    result.partials = {{1, type}};
+    return result;
+  };
+  for (const DType dtype : {DType::F32, DType::BF16, DType::F16, DType::F64})
+    for (const auto& [from, to] : {std::pair{ReduceType::Sum, ReduceType::Avg}, std::pair{ReduceType::Avg, ReduceType::Sum}}) {
+      const Plan plan = planMinCost({{6, 5}, dtype, attr({0, -1}, from), attr({0, -1}, to)}, CostModel{});
+      CAPTURE(dtypeName(dtype));
+      REQUIRE(plan.steps.size() == 1);
+      CHECK(plan.steps[0].kind == StepKind::Scale);
       checkPlan(plan, false, rng);
     }
 }

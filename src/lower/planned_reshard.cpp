@@ -24,6 +24,26 @@ const std::vector<int64_t>* groupHolding(const Step& step, int64_t rank) {
   return nullptr;
 }
 
+// A scale step (P(SUM) <-> P(AVG), reshard/plan.h) as paddle.scale builds it
+// in PIR: the factor a pd_op.full operand, bias 0 (scale_kernel). The factor is
+// a power of two or its inverse, written in full so that it reads back exact.
+Value* scaleOp(LoweredOps& ops, const Step& step, const TensorDistAttr& src, const TensorDistAttr& dst, Value* value,
+               const Target& out) {
+  NewOp factor;
+  factor.name = "pd_op.full";
+  factor.attributes = {{"dtype", "(pd_op.DataType)float32"},
+                       {"place", "(pd_op.Place)Place(cpu)"},
+                       {"shape", "(pd_op.IntArray)[1]"},
+                       {"value", fmt::format("(Float){}", step.scale)}};
+  factor.resultTypes = {ops.denseType({1}, "f32")};
+  Value* scale = ops.createOne(std::move(factor));
+  NewOp op{"pd_op.scale",          {{"bias", "(Float)0"}, {"bias_after_scale", "true"}},
+           {value, scale},         {out.type},
+           {out.dist},             ops.opDist(dst.mesh, {src}, {dst}),
+           ops.stopGradient(value)};
+  return ops.createOne(std::move(op));
+}
+
 }  // namespace
 
 Value* ReshardFunctions::reduceThenSlice(const Step& step, const std::vector<int64_t>& group,
@@ -107,6 +127,12 @@ Value* ReshardFunctions::planned(const TensorDistAttr& src, const TensorDistAttr
           throw PaddleRefusal("the plan makes a partial value from a shard, which no reshard function's ops express");
         value = rToP(groupLayout(*group, rank, -1), groupLayout(*group, rank, -1, reduce), value, target, group->front());
         break;
+      case StepKind::Scale: {
+        const ReduceType was = step.from.placements[static_cast<size_t>(step.meshDim)].reduce;
+        value = scaleOp(ops_, step, groupLayout(*group, rank, -1, was), groupLayout(*group, rank, -1, reduce), value,
+                        target);
+        break;
+      }
       case StepKind::SendRecv: break;
     }
     current = next;

@@ -51,6 +51,14 @@ std::string stepMeshDimText(const Step& step) {
   return step.meshDim < 0 ? "-" : std::to_string(step.meshDim);
 }
 
+// A scale shows the change of type (SUM->AVG), the others the type they reduce or make.
+std::string stepReduceText(const Step& step) {
+  if (!step.reduce) return "-";
+  const std::string_view to = reduceTypeName(*step.reduce);
+  if (step.kind != StepKind::Scale) return std::string(to);
+  return fmt::format("{}->{}", reduceTypeName(step.from.placements[static_cast<size_t>(step.meshDim)].reduce), to);
+}
+
 std::string stepTable(const Plan& plan) {
   std::vector<std::vector<std::string>> rows = {
       {"#", "step", "mesh dim", "tensor dim", "reduce", "groups", "bytes/rank", "after", "est us"}};
@@ -58,7 +66,7 @@ std::string stepTable(const Plan& plan) {
     const Step& step = plan.steps[i];
     rows.push_back({std::to_string(i + 1), std::string(stepKindName(step.kind)),
                     stepMeshDimText(step), stepTensorDimText(step),
-                    step.reduce ? std::string(reduceTypeName(*step.reduce)) : "-", stepGroupsText(step),
+                    stepReduceText(step), stepGroupsText(step),
                     std::to_string(step.bytesPerRank), placementsText(step.to.placements),
                     fmt::format("{:.2f}", step.estUs)});
   }
@@ -127,6 +135,7 @@ Json stepJson(const Step& step) {
           {"est_us", roundedUs(step.estUs)},
           {"placements", placements}};
   if (!step.meshDims.empty()) json["mesh_dims"] = step.meshDims;
+  if (step.kind == StepKind::Scale) json["scale"] = step.scale;
   return json;
 }
 

@@ -21,7 +21,8 @@ double busBytes(StepKind kind, int64_t groupSize, int64_t bytesPerRank) {
     case StepKind::AllToAll: return groupSize > 1 ? bytes * (k - 1) / k : 0.0;
     case StepKind::SendRecv: return bytes;
     case StepKind::Slice:
-    case StepKind::PartialInit: return 0.0;
+    case StepKind::PartialInit:
+    case StepKind::Scale: return 0.0;
   }
   return 0.0;
 }
@@ -62,7 +63,7 @@ double CostModel::collectiveUs(StepKind kind, int64_t groupSize, int64_t bytesPe
 double CostModel::collectiveUs(StepKind kind, int64_t groupSize, int64_t bytesPerRank,
                                const std::vector<int64_t>& flattenedDims) const {
   if (groupSize <= 1) return 0.0;
-  if (kind == StepKind::Slice || kind == StepKind::PartialInit) return localUs(bytesPerRank);
+  if (isLocalStep(kind)) return localUs(bytesPerRank);
   if (kind == StepKind::SendRecv) return sendRecvUs(bytesPerRank);
   const LinkSpec spec = slowestLink(flattenedDims);
   const double k = static_cast<double>(groupSize);

@@ -21,9 +21,12 @@ enum class StepKind : uint8_t {
   Slice,          // R -> S(tensorDim), local
   PartialInit,    // R or S(fromTensorDim) -> P(r), local: see Step
   SendRecv,       // one mesh -> another
+  Scale,          // P(SUM) <-> P(AVG), local: every piece times Step::scale
 };
 
-std::string_view stepKindName(StepKind kind);  // "all_reduce", ..., "send_recv"
+std::string_view stepKindName(StepKind kind);
+// Slice, partial_init and scale: each rank changes its own piece, nothing is sent.
+bool isLocalStep(StepKind kind);  // "all_reduce", ..., "send_recv", "scale"
 
 // How the planner found a plan (planner.h): the exact min-cost search where its
 // state space is small, else the bounded fallback.
@@ -40,7 +43,11 @@ struct Step {
   // A collective over the flattened group of several mesh dims (ascending; an
   // all_reduce of partials of one type): all of them; else empty.
   std::vector<int64_t> meshDims;
-  std::optional<ReduceType> reduce;  // all_reduce, reduce_scatter, partial_init
+  std::optional<ReduceType> reduce;  // all_reduce, reduce_scatter, partial_init; scale: the new type
+  // scale: what every piece is multiplied by, the group size n for SUM -> AVG
+  // (the mean of n*p is the sum of p), 1/n for AVG -> SUM; n is a power of two,
+  // so the factor and the products are exact (transition.h).
+  double scale = 1;
   // The tensor dim the step splits or gathers: scattered by reduce_scatter,
   // gathered by all_gather, kept by slice, split by all_to_all.
   int64_t tensorDim = -1;

@@ -19,7 +19,7 @@ int64_t groupSizeOf(const Step& step) {
   return size;
 }
 
-bool communicates(StepKind kind) { return kind != StepKind::Slice && kind != StepKind::PartialInit; }
+bool communicates(StepKind kind) { return !isLocalStep(kind); }
 
 // The model with one of its two terms left out: bytes only (no launch or hop
 // latency) or latency only (links without a bandwidth limit).

@@ -93,10 +93,30 @@ int64_t stepBytes(const Step& step, const Layout& from, const Layout& to, int64_
       return paddedBytes(before, tensor);
     }
     case StepKind::Slice:
-    case StepKind::PartialInit: return paddedBytes(after, tensor);
+    case StepKind::PartialInit:
+    case StepKind::Scale: return paddedBytes(after, tensor);
     case StepKind::SendRecv: break;
   }
   return 0;
+}
+
+// P(SUM) <-> P(AVG) over a group of n ranks, made locally by scaling every
+// piece (see Step::scale), where that is exact: real floating point and n a
+// power of two, so multiplying or dividing by n only moves the exponent and
+// commutes with the rounding of the sums (barring overflow and subnormals).
+// Integers are left to the collectives: AVG -> SUM would truncate each piece,
+// and n*p can wrap where the sum of p does not.
+std::optional<Step> partialRescale(const Placement& a, const Placement& b, int64_t groupSize, DType dtype) {
+  const bool sumToAvg = a.reduce == ReduceType::Sum && b.reduce == ReduceType::Avg;
+  const bool avgToSum = a.reduce == ReduceType::Avg && b.reduce == ReduceType::Sum;
+  const bool powerOfTwo = groupSize > 0 && (groupSize & (groupSize - 1)) == 0;
+  if (!a.isPartial() || !b.isPartial() || !(sumToAvg || avgToSum) || !isFloating(dtype) || !powerOfTwo)
+    return std::nullopt;
+  Step step;
+  step.kind = StepKind::Scale;
+  step.reduce = b.reduce;
+  step.scale = sumToAvg ? static_cast<double>(groupSize) : 1.0 / static_cast<double>(groupSize);
+  return step;
 }
 
 }  // namespace
@@ -115,7 +135,8 @@ std::optional<Edge> meshDimTransition(const Layout& from, int64_t meshDim, const
 
   const int64_t groupSize = from.mesh.shape[static_cast<size_t>(meshDim)];
   if (groupSize == 1) return edge;  // one rank: its piece is already the new piece
-  std::optional<Step> step = primitiveFor(current, to);
+  std::optional<Step> step = partialRescale(current, to, groupSize, tensor.dtype);
+  if (!step) step = primitiveFor(current, to);
   if (!step) return std::nullopt;
   step->meshDim = meshDim;
   if (detail == StepDetail::Full) step->groups = groupsAlong(from.mesh, meshDim);

@@ -39,6 +39,8 @@ enum class StepDetail : uint8_t { Full, CostOnly };
 //   S(d) -> R          all_gather            S(d) -> S(e)   all_to_all
 //   R -> S(d)          slice                 R -> P(r)      partial_init
 //   S(d) -> P(r)       partial_init keeping each rank's chunk (not for AVG)
+//   P(SUM) <-> P(AVG)  scale, local: each piece times n or 1/n, only where exact
+//                      (real floating point, n a power of two; see Step::scale)
 // A partial mesh dim may only be made or reduced while every lower partial mesh
 // dim commutes with it; ANY/ALL partials are only made next to no other type,
 // since they need 0/1 pieces (bool tensors excepted: all their pieces are 0/1).

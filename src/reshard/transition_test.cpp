@@ -87,3 +87,38 @@ TEST_CASE("a step priced again under another model costs what its edge would the
   CHECK(stepCostUs(*gather->step, slow) ==
         doctest::Approx(flattenedCollective({kMesh2x2, {S(0), S(1)}}, {0, 1}, {R(), R()}, kTensor, slow)->cost));
 }
+
+TEST_CASE("scale: P(SUM) <-> P(AVG) is local where scaling by the group size is exact") {
+  const ProcessMesh mesh4{{4}, {0, 1, 2, 3}, true};
+  SUBCASE("SUM -> AVG multiplies every piece by n, AVG -> SUM divides by it; priced as a local step") {
+    const auto toAvg = meshDimTransition({mesh4, {P()}}, 0, P(ReduceType::Avg), kTensor, kCosts);
+    REQUIRE(toAvg);
+    REQUIRE(toAvg->step);
+    CHECK(toAvg->step->kind == StepKind::Scale);
+    CHECK(toAvg->step->reduce == ReduceType::Avg);
+    CHECK(toAvg->step->scale == 4.0);
+    CHECK(toAvg->step->bytesPerRank == kBytes);
+    CHECK(toAvg->cost == doctest::Approx(kCosts.localUs(kBytes)));
+    CHECK(isLocalStep(StepKind::Scale));
+    const auto toSum = meshDimTransition({mesh4, {P(ReduceType::Avg)}}, 0, P(), kTensor, kCosts);
+    REQUIRE(toSum);
+    REQUIRE(toSum->step);
+    CHECK(toSum->step->kind == StepKind::Scale);
+    CHECK(toSum->step->scale == 0.25);
+  }
+  SUBCASE("not where it would round: 3 ranks, integers, or another reduce type") {
+    const ProcessMesh mesh3{{3}, {0, 1, 2}, true};
+    CHECK_FALSE(meshDimTransition({mesh3, {P()}}, 0, P(ReduceType::Avg), kTensor, kCosts));
+    const TensorSpec ints{{1024, 1024}, DType::I32};
+    CHECK_FALSE(meshDimTransition({mesh4, {P()}}, 0, P(ReduceType::Avg), ints, kCosts));
+    CHECK_FALSE(meshDimTransition({mesh4, {P(ReduceType::Max)}}, 0, P(ReduceType::Avg), kTensor, kCosts));
+  }
+  SUBCASE("not above another partial mesh dim, which AVG does not commute with") {
+    CHECK_FALSE(meshDimTransition({kMesh2x2, {P(), P()}}, 1, P(ReduceType::Avg), kTensor, kCosts));
+    const auto upper = meshDimTransition({kMesh2x2, {S(0), P()}}, 1, P(ReduceType::Avg), kTensor, kCosts);
+    REQUIRE(upper);
+    REQUIRE(upper->step);
+    CHECK(upper->step->kind == StepKind::Scale);
+    CHECK(upper->step->groups == std::vector<std::vector<int64_t>>{{0, 1}, {2, 3}});
+  }
+}

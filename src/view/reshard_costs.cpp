@@ -52,7 +52,7 @@ std::vector<MeshCostTotal> ReshardCosts::perMesh() const {
 int64_t communicationBytes(const Plan& plan) {
   int64_t bytes = 0;
   for (const Step& step : plan.steps)
-    if (step.kind != StepKind::Slice && step.kind != StepKind::PartialInit) bytes += step.bytesPerRank;
+    if (!isLocalStep(step.kind)) bytes += step.bytesPerRank;
   return bytes;
 }
 

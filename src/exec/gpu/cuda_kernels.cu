@@ -59,6 +59,19 @@ __global__ void __launch_bounds__(kThreads) divideKernel(T* data, int64_t count,
   });
 }
 
+template <typename T>
+__global__ void __launch_bounds__(kThreads) multiplyKernel(T* data, int64_t count, int64_t factor) {
+  gridStride(count, blockIdx.x, gridDim.x, static_cast<int>(threadIdx.x), [&](int64_t e) {
+    if constexpr (std::is_same_v<T, __half> || std::is_same_v<T, __nv_bfloat16>) {
+      data[e] = fromFloat<T>(productOf(asFloat(data[e]), factor));
+    } else {
+      data[e] = productOf(data[e], factor);
+    }
+  });
+}
+
+enum class Elementwise : uint8_t { Logical, Divide, Multiply };
+
 // Blocks for `work` items of `perBlock` each on the current device.
 int multiprocessors() {
   int device = 0, sms = 132;
@@ -85,29 +98,31 @@ cudaError_t copyAs(const BoxCopy& copy, const void* src, void* dst, cudaStream_t
 }
 
 template <typename T>
-cudaError_t elementwise(DeviceType, void* data, int64_t count, int64_t divisor, bool divide, cudaStream_t stream) {
+cudaError_t elementwise(DeviceType, void* data, int64_t count, int64_t operand, Elementwise kind, cudaStream_t stream) {
   const unsigned blocks = blocksFor(count, kThreads);
-  if (divide)
-    divideKernel<T><<<blocks, kThreads, 0, stream>>>(static_cast<T*>(data), count, divisor);
+  if (kind == Elementwise::Divide)
+    divideKernel<T><<<blocks, kThreads, 0, stream>>>(static_cast<T*>(data), count, operand);
+  else if (kind == Elementwise::Multiply)
+    multiplyKernel<T><<<blocks, kThreads, 0, stream>>>(static_cast<T*>(data), count, operand);
   else
     logicalKernel<T><<<blocks, kThreads, 0, stream>>>(static_cast<T*>(data), count);
   return cudaGetLastError();
 }
 
-cudaError_t dispatchElementwise(DeviceType type, void* data, int64_t count, int64_t divisor, bool divide,
+cudaError_t dispatchElementwise(DeviceType type, void* data, int64_t count, int64_t operand, Elementwise kind,
                                 cudaStream_t stream) {
   if (count <= 0) return cudaSuccess;
   switch (type) {
-    case DeviceType::U8: return elementwise<uint8_t>(type, data, count, divisor, divide, stream);
-    case DeviceType::I8: return elementwise<int8_t>(type, data, count, divisor, divide, stream);
-    case DeviceType::I32: return elementwise<int32_t>(type, data, count, divisor, divide, stream);
-    case DeviceType::U32: return elementwise<uint32_t>(type, data, count, divisor, divide, stream);
-    case DeviceType::I64: return elementwise<int64_t>(type, data, count, divisor, divide, stream);
-    case DeviceType::U64: return elementwise<uint64_t>(type, data, count, divisor, divide, stream);
-    case DeviceType::F16: return elementwise<__half>(type, data, count, divisor, divide, stream);
-    case DeviceType::BF16: return elementwise<__nv_bfloat16>(type, data, count, divisor, divide, stream);
-    case DeviceType::F32: return elementwise<float>(type, data, count, divisor, divide, stream);
-    case DeviceType::F64: return elementwise<double>(type, data, count, divisor, divide, stream);
+    case DeviceType::U8: return elementwise<uint8_t>(type, data, count, operand, kind, stream);
+    case DeviceType::I8: return elementwise<int8_t>(type, data, count, operand, kind, stream);
+    case DeviceType::I32: return elementwise<int32_t>(type, data, count, operand, kind, stream);
+    case DeviceType::U32: return elementwise<uint32_t>(type, data, count, operand, kind, stream);
+    case DeviceType::I64: return elementwise<int64_t>(type, data, count, operand, kind, stream);
+    case DeviceType::U64: return elementwise<uint64_t>(type, data, count, operand, kind, stream);
+    case DeviceType::F16: return elementwise<__half>(type, data, count, operand, kind, stream);
+    case DeviceType::BF16: return elementwise<__nv_bfloat16>(type, data, count, operand, kind, stream);
+    case DeviceType::F32: return elementwise<float>(type, data, count, operand, kind, stream);
+    case DeviceType::F64: return elementwise<double>(type, data, count, operand, kind, stream);
   }
   return cudaErrorInvalidValue;
 }
@@ -141,11 +156,15 @@ cudaError_t launchFill(void* dst, int64_t count, int64_t elemBytes, uint64_t bit
 }
 
 cudaError_t launchLogical(DeviceType type, void* data, int64_t count, cudaStream_t stream) {
-  return dispatchElementwise(type, data, count, 1, false, stream);
+  return dispatchElementwise(type, data, count, 1, Elementwise::Logical, stream);
 }
 
 cudaError_t launchDivide(DeviceType type, void* data, int64_t count, int64_t divisor, cudaStream_t stream) {
-  return dispatchElementwise(type, data, count, divisor, true, stream);
+  return dispatchElementwise(type, data, count, divisor, Elementwise::Divide, stream);
+}
+
+cudaError_t launchMultiply(DeviceType type, void* data, int64_t count, int64_t factor, cudaStream_t stream) {
+  return dispatchElementwise(type, data, count, factor, Elementwise::Multiply, stream);
 }
 
 }  // namespace reshardctl::gpu

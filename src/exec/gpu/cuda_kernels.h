@@ -28,4 +28,7 @@ cudaError_t launchLogical(DeviceType type, void* data, int64_t count, cudaStream
 // x = x / divisor, rounded to the element type (integers truncate toward zero).
 cudaError_t launchDivide(DeviceType type, void* data, int64_t count, int64_t divisor, cudaStream_t stream);
 
+// x = x * factor, rounded to the element type (scale steps: floating point).
+cudaError_t launchMultiply(DeviceType type, void* data, int64_t count, int64_t factor, cudaStream_t stream);
+
 }  // namespace reshardctl::gpu

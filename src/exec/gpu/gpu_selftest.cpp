@@ -197,7 +197,7 @@ std::string compareWithReference(ExecutionBackend& backend, const Plan& plan, st
 }
 
 bool isCollective(StepKind kind) {
-  return kind != StepKind::Slice && kind != StepKind::PartialInit && kind != StepKind::SendRecv;
+  return !isLocalStep(kind) && kind != StepKind::SendRecv;
 }
 
 // `required`: not starting the backend is a failure (2 shared ranks asked for).
@@ -270,7 +270,7 @@ void benchmarkOneRankCollectives(double memcpyRate) {
   for (Plan plan : singleRankPlans()) {
     if (plan.dtype != DType::F32 || plan.shape != std::vector<int64_t>{8, 6}) continue;
     const StepKind kind = plan.steps.at(0).kind;
-    if (kind == StepKind::AllReduce || kind == StepKind::Slice || kind == StepKind::PartialInit) continue;
+    if (kind == StepKind::AllReduce || isLocalStep(kind)) continue;
     if (plan.src.placements[0].isPartial() && plan.src.placements[0].reduce != ReduceType::Sum) continue;
     plan.shape = shape;
     const GlobalTensor global = randomGlobalTensor(shape, plan.dtype, false, rng);

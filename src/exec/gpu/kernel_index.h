@@ -174,4 +174,11 @@ RESHARDCTL_HOST_DEVICE inline T quotientOf(T value, int64_t divisor) {
   }
 }
 
+// scale's SUM -> AVG (reshard/plan.h): real floating point only, where a power
+// of two factor is exact.
+template <typename T>
+RESHARDCTL_HOST_DEVICE inline T productOf(T value, int64_t factor) {
+  return static_cast<T>(value * static_cast<T>(factor));
+}
+
 }  // namespace reshardctl::gpu

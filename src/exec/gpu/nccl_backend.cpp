@@ -355,7 +355,7 @@ class NcclBackend final : public ExecutionBackend {
   // Communicators for every collective group of the plan, before timing starts.
   void prepareComms(const Plan& plan) {
     for (const Step& step : plan.steps) {
-      if (step.kind == StepKind::SendRecv || step.kind == StepKind::Slice || step.kind == StepKind::PartialInit) continue;
+      if (step.kind == StepKind::SendRecv || isLocalStep(step.kind)) continue;
       if (processes_ != nullptr) {
         splitWorld(step.groups);
         continue;
@@ -476,6 +476,9 @@ class NcclBackend final : public ExecutionBackend {
         return;
       case LocalOp::Kind::Divide:
         RESHARDCTL_CUDA(gpu::launchDivide(type_, dst + op.offset * elemBytes_, op.count, op.divisor, rank.stream));
+        return;
+      case LocalOp::Kind::Multiply:
+        RESHARDCTL_CUDA(gpu::launchMultiply(type_, dst + op.offset * elemBytes_, op.count, op.divisor, rank.stream));
         return;
     }
   }

@@ -86,6 +86,9 @@ inline std::vector<Plan> twoRankPlans() {
       {{-1, -1}, {0, -1}, {{0, ReduceType::Sum}}, {}},   {{0, -1}, {-1, -1}, {}, {}},
       {{-1, 0}, {-1, -1}, {}, {}},                       {{0, -1}, {-1, 0}, {}, {}},
       {{-1, -1}, {-1, 0}, {}, {}},                       {{-1, -1}, {-1, -1}, {}, {{0, ReduceType::Max}}},
+      // scale where floating point (multiply and divide kernels), collectives for I64 and Bool
+      {{-1, -1}, {-1, -1}, {{0, ReduceType::Sum}}, {{0, ReduceType::Avg}}},
+      {{-1, -1}, {-1, -1}, {{0, ReduceType::Avg}}, {{0, ReduceType::Sum}}},
   };
   const std::vector<std::vector<int64_t>> shapes = {{8, 6}, {7, 5}, {1031, 67}};
   const std::vector<DType> dtypes = {DType::F32, DType::BF16, DType::I64, DType::Bool};
