@@ -29,9 +29,13 @@ OutputSink::~OutputSink() { close(); }
 
 void OutputSink::grow(size_t needed) {
   const size_t used = size();
-  buffer_.resize(std::max(buffer_.size() * 2, used + needed));
-  cur_ = buffer_.data() + used;
-  end_ = buffer_.data() + buffer_.size();
+  const size_t capacity = std::max(this->capacity() * 2, used + needed);
+  std::unique_ptr<char[]> bigger(new char[capacity]);  // not value-initialised: see buffer_
+  if (used > 0) std::memcpy(bigger.get(), begin_, used);
+  buffer_ = std::move(bigger);
+  begin_ = buffer_.get();
+  cur_ = begin_ + used;
+  end_ = begin_ + capacity;
 }
 
 // Memory grows; a descriptor or consumer is handed the buffer first, and the
@@ -42,7 +46,7 @@ void OutputSink::makeRoom(size_t needed) {
 }
 
 void OutputSink::write(std::string_view text) {
-  if ((fd_ < 0 && !consumer_) || text.size() < buffer_.size()) {
+  if ((fd_ < 0 && !consumer_) || text.size() < capacity()) {
     *this += text;
     return;
   }
@@ -69,7 +73,7 @@ void OutputSink::deliver(std::string_view bytes) {
 bool OutputSink::flush() {
   if (fd_ < 0 && !consumer_) return true;
   if (size() > 0) deliver(view());
-  cur_ = buffer_.data();
+  cur_ = begin_;
   return error_ == 0;
 }
 
@@ -85,10 +89,9 @@ std::string OutputSink::errorMessage() const {
 }
 
 std::string OutputSink::take() {
-  buffer_.resize(size());
-  std::string text = std::move(buffer_);
-  buffer_.clear();
-  cur_ = end_ = nullptr;  // the next append grows a new buffer
+  std::string text(view());
+  buffer_.reset();
+  begin_ = cur_ = end_ = nullptr;  // the next append grows a new buffer
   return text;
 }
 

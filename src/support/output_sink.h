@@ -12,6 +12,7 @@
 #include <cstddef>
 #include <cstring>
 #include <functional>
+#include <memory>
 #include <string>
 #include <string_view>
 
@@ -60,24 +61,28 @@ class OutputSink {
   bool close();
   // The buffer's size: a write() of at least this many bytes to a descriptor
   // or consumer goes out without a copy.
-  size_t capacity() const { return buffer_.size(); }
+  size_t capacity() const { return static_cast<size_t>(end_ - begin_); }
   bool failed() const { return error_ != 0; }
   int error() const { return error_; }  // errno of the first failure; 0: none
   // "cannot write 'NAME': REASON" for the first failure.
   std::string errorMessage() const;
 
   // Memory only: the text so far, and handing it over.
-  std::string_view view() const { return {buffer_.data(), size()}; }
+  std::string_view view() const { return {begin_, size()}; }
   std::string take();
-  void clear() { cur_ = buffer_.data(); }  // empties it, keeping the buffer for the next text
+  void clear() { cur_ = begin_; }  // empties it, keeping the buffer for the next text
 
  private:
-  size_t size() const { return cur_ ? static_cast<size_t>(cur_ - buffer_.data()) : 0; }
+  size_t size() const { return static_cast<size_t>(cur_ - begin_); }
   void makeRoom(size_t needed);
   void grow(size_t needed);
   void deliver(std::string_view bytes);
 
-  std::string buffer_;
+  // Left uninitialised (not a std::string, whose resize zero-fills): a sink
+  // is made for every output, and filling its 1 MiB cost more than a short
+  // listing's whole print.
+  std::unique_ptr<char[]> buffer_;
+  char* begin_ = nullptr;
   char* cur_ = nullptr;
   char* end_ = nullptr;
   int fd_ = -1;

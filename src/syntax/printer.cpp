@@ -106,8 +106,11 @@ class Printer {
       : program_(program), numbering_(numbering), out_(out),
         leadingSpace_(program.indentStyle() == IndentStyle::LeadingSpace) {}
 
-  // PrintProgram → PrintBlock: head, each top-level op, tail.
-  void printProgram() {
+  // PrintProgram → PrintBlock: head, each top-level op, tail. Only the
+  // serial print calls it, so flattening it makes the serial path's walk one
+  // body with its helpers inlined, whatever GCC decides for the other two
+  // instantiations (the numbering pass, the pieces).
+  [[gnu::flatten]] void printProgram() {
     head();
     for (const Operation* op : *program_.body()) topLevelOp(*op);
     tail();
