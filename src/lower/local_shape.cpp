@@ -6,9 +6,10 @@
 namespace reshardctl {
 
 int64_t positionOf(const ProcessMesh& mesh, int64_t rank) {
-  const std::vector<int64_t> ids = processIds(mesh);
-  for (size_t i = 0; i < ids.size(); ++i)
-    if (ids[i] == rank) return static_cast<int64_t>(i);
+  // Reads the ids in place (pruning asks this for every op): no copy.
+  const int64_t size = mesh.size();
+  for (int64_t position = 0; position < size; ++position)
+    if (processIdAt(mesh, position) == rank) return position;
   return -1;
 }
 

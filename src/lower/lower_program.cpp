@@ -19,9 +19,14 @@ namespace reshardctl {
 
 std::vector<int64_t> programRanks(const Program& program) {
   std::set<int64_t> ranks;
+  // Ops mostly share their neighbour's mesh: its ids are inserted already.
+  const std::vector<int64_t>* previous = nullptr;
   walkOps(*program.body(), [&](const Operation* op) {
-    if (op->distAttr() && op->distAttr()->mesh.idsKnown)
-      for (int64_t id : op->distAttr()->mesh.processIds) ranks.insert(id);
+    if (!op->distAttr() || !op->distAttr()->mesh.idsKnown) return;
+    const std::vector<int64_t>& ids = op->distAttr()->mesh.processIds;
+    if (previous && *previous == ids) return;
+    ranks.insert(ids.begin(), ids.end());
+    previous = &ids;
   });
   return {ranks.begin(), ranks.end()};
 }
@@ -43,18 +48,17 @@ bool checkLowerable(const Program& program, DiagnosticEngine& diagnostics) {
         return;
       }
     if (op->name() != kReshardOp) return;
-    const size_t location = sourceLocation(*op);
     const Value* input = op->operandValue(0);
     if (!input || !input->type || !input->type->isTensor() || !input->dist) {
-      diagnostics.error(location, 1, "this dist_op.reshard's input is not a distributed tensor");
+      diagnostics.error(sourceLocation(*op), 1, "this dist_op.reshard's input is not a distributed tensor");
       ok = false;
     } else if (!input->dist->mesh.idsKnown || !op->result(0)->dist || !op->result(0)->dist->mesh.idsKnown) {
-      diagnostics.error(location, 1,
+      diagnostics.error(sourceLocation(*op), 1,
                         "this reshard's meshes are known only by their shape; lowering needs their process ids "
                         "(which ranks send, receive and gather)");
       ok = false;
     } else if (std::find(input->type->dims.begin(), input->type->dims.end(), -1) != input->type->dims.end()) {
-      diagnostics.error(location, 1,
+      diagnostics.error(sourceLocation(*op), 1,
                         "this reshard moves a tensor with a dynamic dim (-1); Paddle's reshard functions need "
                         "static shapes (\"dynamic shape is not supported by pir-auto parallel yet\")");
       ok = false;

@@ -44,6 +44,18 @@ Value* scaleOp(LoweredOps& ops, const Step& step, const TensorDistAttr& src, con
   return ops.createOne(std::move(op));
 }
 
+// pd_op.all_gather stacks equal pieces (Paddle's s_to_r refuses an uneven
+// split the same way): a plan's all_gather of an uneven dim has no lowering.
+void requireEvenGather(size_t index, const Step& step, const std::vector<int64_t>& group,
+                       const std::vector<int64_t>& dims) {
+  const int64_t size = dims[static_cast<size_t>(step.tensorDim)];
+  const auto ranks = static_cast<int64_t>(group.size());
+  if (size % ranks == 0) return;
+  throw PaddleRefusal(fmt::format("step {} of the plan, an all_gather of dim {} over ranks [{}], gathers uneven "
+                                  "pieces (size {} over {} ranks), and pd_op.all_gather only stacks equal ones",
+                                  index + 1, step.tensorDim, fmt::join(group, ","), size, ranks));
+}
+
 }  // namespace
 
 Value* ReshardFunctions::reduceThenSlice(const Step& step, const std::vector<int64_t>& group,
@@ -114,6 +126,7 @@ Value* ReshardFunctions::planned(const TensorDistAttr& src, const TensorDistAttr
         value = reduceThenSlice(step, *group, current, value, target);
         break;
       case StepKind::AllGather:
+        requireEvenGather(k, step, *group, dims);
         value = sToR(groupLayout(*group, rank, step.tensorDim), groupLayout(*group, rank, -1), value, target);
         break;
       case StepKind::AllToAll:

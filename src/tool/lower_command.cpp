@@ -58,8 +58,11 @@ struct LoweredRank {
   int status = kExitOk;
 };
 
-// Lowers `loaded` (parsed already, and checked) for `rank`.
-LoweredRank lowerLoaded(LoadedProgram loaded, int64_t rank, const LowerCommandOptions& options,
+// Lowers `loaded` (parsed already) for `rank`. Every rank's copy is the same
+// program (one source, a deterministic partition pass), so only the first is
+// checked: lowerable, and holding the rank --rank names (--all-ranks' ranks
+// are the program's own).
+LoweredRank lowerLoaded(LoadedProgram loaded, int64_t rank, bool first, const LowerCommandOptions& options,
                         DiagnosticEngine& diagnostics) {
   if (!loaded.program) return {nullptr, loaded.failure};
   Program& program = *loaded.program;
@@ -67,11 +70,13 @@ LoweredRank lowerLoaded(LoadedProgram loaded, int64_t rank, const LowerCommandOp
         return applyPartitionPass(p, diagnostics, options.pass);
       }).ok)
     return {nullptr, kExitBadInput};
-  if (!checkLowerable(program, diagnostics)) return {nullptr, kExitBadInput};
-  const std::vector<int64_t> ranks = programRanks(program);
-  if (std::find(ranks.begin(), ranks.end(), rank) == ranks.end())
-    throw Failure(FailureKind::Usage, fmt::format("--rank {}: the rank is in no mesh of the program (its ranks: {})",
-                                                  rank, fmt::join(ranks, ", ")));
+  if (first && !checkLowerable(program, diagnostics)) return {nullptr, kExitBadInput};
+  if (first && options.rank) {
+    const std::vector<int64_t> ranks = programRanks(program);
+    if (std::find(ranks.begin(), ranks.end(), rank) == ranks.end())
+      throw Failure(FailureKind::Usage, fmt::format("--rank {}: the rank is in no mesh of the program (its ranks: {})",
+                                                    rank, fmt::join(ranks, ", ")));
+  }
   const LowerSummary summary = lowerProgram(
       program, LowerOptions{rank, options.stage, options.lowering == LoweringKind::Plan ? &options.costs : nullptr},
       diagnostics);
@@ -88,8 +93,8 @@ int writeRanks(const InputProgram& input, LoadedProgram first, const std::vector
   std::vector<std::unique_ptr<Program>> programs;
   for (size_t i = 0; i < ranks.size(); ++i) {
     const int64_t rank = ranks[i];
-    LoweredRank lowered = lowerLoaded(i == 0 ? std::move(first) : loadProgram(input, diagnostics), rank, options,
-                                      diagnostics);
+    LoweredRank lowered = lowerLoaded(i == 0 ? std::move(first) : loadProgram(input, diagnostics), rank, i == 0,
+                                      options, diagnostics);
     if (!lowered.program) return lowered.status;
     if (!options.allRanks) return writeProgram(*lowered.program, options.output, diagnostics);
     if (!toDirectory) {
