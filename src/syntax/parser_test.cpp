@@ -89,12 +89,12 @@ TEST_CASE("printer aliases keep their names and take no number") {
   CHECK(names.name(ops[3]->result(0)) == "%1");
 }
 
-TEST_CASE("whitespace between tokens is free") {
+TEST_CASE("whitespace between tokens is free; an op line's indentation is kept as read") {
   std::string text = "{ (%0) = \"a.b\" ( ) { } : ( ) ->  <<NULL TYPE>>\n\n  () = \"c.d\" (%0)  {k:[1, 2]} :\n (<<NULL TYPE>>) -> \n}";
   testing::Parsed parsed = testing::parse(text);
   REQUIRE_MESSAGE(parsed.program, parsed.errors());
   CHECK(printProgramToString(*parsed.program) ==
-        "{\n    (%0) = \"a.b\" () {} : () -> <<NULL TYPE>>\n    () = \"c.d\" (%0) {k:[1, 2]} : (<<NULL TYPE>>) -> \n}\n");
+        "{\n    (%0) = \"a.b\" () {} : () -> <<NULL TYPE>>\n  () = \"c.d\" (%0) {k:[1, 2]} : (<<NULL TYPE>>) -> \n}\n");
 }
 
 TEST_CASE("unsorted attribute keys are printed sorted, as Paddle's std::map does") {
