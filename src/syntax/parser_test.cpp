@@ -89,7 +89,8 @@ TEST_CASE("printer aliases keep their names and take no number") {
   CHECK(names.name(ops[3]->result(0)) == "%1");
 }
 
-TEST_CASE("whitespace between tokens is free; an op line's indentation is kept as read") {
+TEST_CASE("whitespace between tokens is free") {
+  // An op line's indentation is kept as read (the second op at two spaces).
   std::string text = "{ (%0) = \"a.b\" ( ) { } : ( ) ->  <<NULL TYPE>>\n\n  () = \"c.d\" (%0)  {k:[1, 2]} :\n (<<NULL TYPE>>) -> \n}";
   testing::Parsed parsed = testing::parse(text);
   REQUIRE_MESSAGE(parsed.program, parsed.errors());
