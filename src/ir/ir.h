@@ -87,6 +87,10 @@ struct HeaderSpelling {
   bool braceAttached = false;  // `-> T{` (IfOp::Print until May 2024) instead of `-> T {`
   bool parenAttached = false;  // `"pd_op.while"(cond=` (WhileOp::Print until May 2024)
   bool arrowBlankTaken = false;  // `->` ends the line: an editor took the blank of `-> ` (no results)
+  bool whileBlankTaken = false;  // `) {` ends a while header: an editor took the blank of `{ `
+  // Columns the op line sits past (or before) where the printer would put it,
+  // as read (a hand-edited dump); 0 for an op made by a pass.
+  int8_t indentShift = 0;
 };
 
 class Operation {
@@ -156,6 +160,10 @@ class Block {
   // Since late 2024 PrintBlock writes `^kw:` alone, then one argument a line.
   bool argumentsOnOwnLines() const { return argumentsOnOwnLines_; }
   void setArgumentsOnOwnLines(bool own) { argumentsOnOwnLines_ = own; }
+  // Columns the block's closing `}` sits past (or before) where the printer
+  // would put it, as read (a hand-edited dump); 0 normally.
+  int8_t closeShift() const { return closeShift_; }
+  void setCloseShift(int8_t shift) { closeShift_ = shift; }
   // The ` {attrs}` Paddle prints after a block argument the first time it
   // prints it (IrPrinter::PrintValue, 2025); "" when the dump had none.
   std::string_view argumentAttributes(size_t index) const {
@@ -190,6 +198,7 @@ class Block {
   std::vector<std::string_view> argumentAttributes_;  // by argument index; often empty
   bool keywordArguments_ = false;
   bool argumentsOnOwnLines_ = false;
+  int8_t closeShift_ = 0;
 };
 
 // What an op is made of; Program::createOp turns it into an Operation.

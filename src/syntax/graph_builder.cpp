@@ -1,6 +1,8 @@
 #include "syntax/graph_builder.h"
 
 #include <algorithm>
+#include <climits>
+#include <optional>
 
 #include <fmt/format.h>
 
@@ -319,6 +321,62 @@ void noteTopLevelIndent(ParseState& st, std::string_view gapBeforeOp) {
   }
   if (newline != std::string_view::npos && gapBeforeOp.substr(newline + 1) == " ")
     st.program->setIndentStyle(IndentStyle::LeadingSpace);
+}
+
+namespace {
+
+constexpr size_t kIndentStep = 4;  // IrPrinter::indentation(), as printer.cpp writes it
+
+// The blanks ending `gap` after its last newline: a line's indentation, or
+// nullopt when the gap holds no newline (the token does not start a line).
+std::optional<size_t> lineIndent(std::string_view gap) {
+  size_t newline = gap.rfind('\n');
+  if (newline == std::string_view::npos) return std::nullopt;
+  return gap.size() - newline - 1;
+}
+
+// The shift as read, if it fits the op's int8_t (printed + shift is then the
+// column read, never negative); 0 for a token not at a line's start.
+int8_t shiftOf(std::optional<size_t> read, size_t printed) {
+  if (!read) return 0;
+  long shift = static_cast<long>(*read) - static_cast<long>(printed);
+  return shift < INT8_MIN || shift > INT8_MAX ? 0 : static_cast<int8_t>(shift);
+}
+
+// A group printed with name() bare (printer.cpp's bareGroupBody).
+bool bareGroup(const ParseState& st, const PendingOp& op) {
+  return op.syntax == RegionSyntax::Group &&
+         (op.spelling.unquotedName || st.program->indentStyle() == IndentStyle::LeadingSpace);
+}
+
+}  // namespace
+
+void noteOpIndent(ParseState& st, std::string_view gapBeforeOp) {
+  bool leadingSpace = st.program->indentStyle() == IndentStyle::LeadingSpace;
+  PendingOp& op = st.op();
+  size_t lead = 0;  // what bareGroupBody writes before printOp
+  if (st.opDepth == 0) {
+    op.width = st.fragment ? st.program->fragmentIndent() : kIndentStep;
+  } else {
+    const PendingOp& owner = st.ops[st.opDepth - 1];
+    bool bare = bareGroup(st, owner);
+    op.width = bare ? owner.width : owner.width + kIndentStep;
+    if (bare && !leadingSpace) lead = 2;
+  }
+  size_t printed = leadingSpace ? 1 : op.width;
+  std::optional<size_t> read = lineIndent(gapBeforeOp);
+  if (read && *read >= lead) op.spelling.indentShift = shiftOf(*read - lead, printed);
+}
+
+void noteCloseIndent(ParseState& st, std::string_view gapBeforeBrace) {
+  bool leadingSpace = st.program->indentStyle() == IndentStyle::LeadingSpace;
+  size_t printed = 0;  // the program's own `}`
+  if (st.opDepth > 0) {
+    const PendingOp& owner = st.ops[st.opDepth - 1];
+    bool generic = owner.syntax == RegionSyntax::None;  // indentBrace, else indentOp
+    printed = bareGroup(st, owner) ? 1 : leadingSpace ? (generic ? 0 : 1) : owner.width;
+  }
+  st.blocks.back()->setCloseShift(shiftOf(lineIndent(gapBeforeBrace), printed));
 }
 
 }  // namespace reshardctl::parsing

@@ -71,6 +71,7 @@ struct PendingOp {
   RegionSyntax syntax = RegionSyntax::None;
   std::optional<uint32_t> debugId;
   std::string blankLines;  // whole lines of blanks before the op line (rare)
+  size_t width = 0;        // the printer's indentation for this op (printer.cpp's `width`)
   Operation* created = nullptr;
 
   void reset(size_t at) {
@@ -197,5 +198,11 @@ std::string wholeBlankLines(std::string_view gap, bool atTextStart = false);
 // Called at the first op of the top-level block: a single space before it is
 // the 2023 layout (IndentStyle::LeadingSpace).
 void noteTopLevelIndent(ParseState& st, std::string_view gapBeforeOp);
+// Sets the op being read its printer width and, where its line's indentation
+// (the end of `gapBeforeOp`) differs from what the printer writes, the shift.
+void noteOpIndent(ParseState& st, std::string_view gapBeforeOp);
+// The closing brace's shift of the innermost open block (the printer's column
+// against the end of `gapBeforeBrace`).
+void noteCloseIndent(ParseState& st, std::string_view gapBeforeBrace);
 
 }  // namespace reshardctl::parsing

@@ -59,6 +59,12 @@ struct action<g::line_gap> {
   }
 };
 
+// Whether `at` ends a line (or the text).
+template <typename Input>
+bool atLineEnd(const char* at, const Input& in) {
+  return at == in.input().end() || *at == '\n' || *at == '\r';
+}
+
 // The whitespace the last line_gap matched, if it ends right at `at`.
 std::string_view gapBefore(const ParseState& st, const char* at) {
   return st.gap.data() + st.gap.size() == at ? st.gap : std::string_view();
@@ -73,6 +79,7 @@ struct action<g::op_begin> {
     std::string_view gap = gapBefore(st, in.begin());
     bool first = st.blocks.size() == 1 && !st.sawTopLevelOp;
     if (first) noteTopLevelIndent(st, gap);
+    noteOpIndent(st, gap);
     st.op().blankLines = wholeBlankLines(gap, first && st.fragment && gap.data() == st.textStart);
   }
 };
@@ -267,8 +274,7 @@ struct action<g::signature_arrow> {
     st.op().resultTypesStart = spanOf(st, in);
     // PrintOpReturnType with no results leaves `-> ` at the line's end; text
     // pasted through an editor often lost that blank: kept as read.
-    const char* after = in.end();
-    st.op().spelling.arrowBlankTaken = after == in.input().end() || *after == '\n' || *after == '\r';
+    st.op().spelling.arrowBlankTaken = atLineEnd(in.end(), in);
   }
 };
 
@@ -313,6 +319,8 @@ struct action<g::block_open> {
   template <typename Input>
   static void apply(const Input& in, ParseState& st) {
     enterNesting(st, in.begin());
+    // WhileOp::Print ends its header in `{ `; an editor often took the blank.
+    if (st.op().syntax == RegionSyntax::While) st.op().spelling.whileBlankTaken = atLineEnd(in.end(), in);
     Operation* op = createPendingOp(st);
     st.blocks.push_back(st.program->appendRegion(op));
     st.blockNames.emplace_back();
@@ -332,6 +340,7 @@ struct action<g::block_close> {
   template <typename Input>
   static void apply(const Input& in, ParseState& st) {
     keepBlankLinesAtEnd(in, st);
+    noteCloseIndent(st, gapBefore(st, in.begin()));
     --st.nesting;
     --st.opDepth;
     for (std::string_view name : st.blockNames.back()) {
@@ -401,6 +410,7 @@ struct action<g::program_close> {
   template <typename Input>
   static void apply(const Input& in, ParseState& st) {
     keepBlankLinesAtEnd(in, st);
+    noteCloseIndent(st, gapBefore(st, in.begin()));
   }
 };
 

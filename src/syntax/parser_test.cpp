@@ -90,11 +90,12 @@ TEST_CASE("printer aliases keep their names and take no number") {
 }
 
 TEST_CASE("whitespace between tokens is free") {
+  // An op line's indentation is kept as read (the second op at two spaces).
   std::string text = "{ (%0) = \"a.b\" ( ) { } : ( ) ->  <<NULL TYPE>>\n\n  () = \"c.d\" (%0)  {k:[1, 2]} :\n (<<NULL TYPE>>) -> \n}";
   testing::Parsed parsed = testing::parse(text);
   REQUIRE_MESSAGE(parsed.program, parsed.errors());
   CHECK(printProgramToString(*parsed.program) ==
-        "{\n    (%0) = \"a.b\" () {} : () -> <<NULL TYPE>>\n    () = \"c.d\" (%0) {k:[1, 2]} : (<<NULL TYPE>>) -> \n}\n");
+        "{\n    (%0) = \"a.b\" () {} : () -> <<NULL TYPE>>\n  () = \"c.d\" (%0) {k:[1, 2]} : (<<NULL TYPE>>) -> \n}\n");
 }
 
 TEST_CASE("unsorted attribute keys are printed sorted, as Paddle's std::map does") {
@@ -165,7 +166,6 @@ TEST_CASE("region ops print back in the syntax they came in") {
   CHECK(checkGraph(*parsed.program).empty());
 }
 
-}  // namespace reshardctl
 
 namespace reshardctl {
 
@@ -540,6 +540,59 @@ TEST_CASE("--fragment: op lines without braces, external inputs typed by their u
   DiagnosticEngine errors(&plain);
   CHECK_FALSE(parseProgram(plain, errors, 0, text.size()).program);
   CHECK(errors.render().find("read it with --fragment") != std::string::npos);
+}
+
+}  // namespace reshardctl
+
+TEST_CASE("an op line or a closing brace indented off by hand prints back where it was read") {
+  // Paddle's test_c_reducescatter_add_pass.py: one op a space right of its
+  // block, the program's `}` one right of the `{`.
+  const std::string text =
+      "{\n"
+      "    (%0) = \"pd_op.full\" () {} : () -> tensor<f32>\n"
+      "     () = \"builtin.shadow_output\" (%0) {output_name:\"a\"} : (tensor<f32>) -> \n"
+      "  (%1) = \"pd_op.if\" (%0) {} -> tensor<f32> {\n"
+      "        () = \"cf.yield\" (%0) {} : (tensor<f32>) -> \n"
+      "      } else {\n"
+      "          () = \"cf.yield\" (%0) {} : (tensor<f32>) -> \n"
+      "   }\n"
+      " }\n";
+  testing::Parsed parsed = testing::parse(text);
+  REQUIRE_MESSAGE(parsed.program, parsed.errors());
+  const Operation* full = parsed.program->body()->front();
+  const Operation* output = full->next();
+  const Operation* ifOp = output->next();
+  CHECK(full->headerSpelling().indentShift == 0);
+  CHECK(output->headerSpelling().indentShift == 1);
+  CHECK(ifOp->headerSpelling().indentShift == -2);
+  // The if's blocks are judged against where the printer puts the if (4).
+  CHECK(ifOp->regions()[0]->front()->headerSpelling().indentShift == 0);
+  CHECK(ifOp->regions()[0]->closeShift() == 2);
+  CHECK(ifOp->regions()[1]->front()->headerSpelling().indentShift == 2);
+  CHECK(ifOp->regions()[1]->closeShift() == -1);
+  CHECK(parsed.program->body()->closeShift() == 1);
+  CHECK(printProgramToString(*parsed.program) == text);
+}
+
+TEST_CASE("a while header whose `{ ` lost its blank prints back so") {
+  const std::string body =
+      "    ^%arg_0\n"
+      "        () = \"cf.yield\" (%0, %arg_0) {} : (tensor<b>, tensor<f32>) -> \n"
+      "    }\n"
+      "}\n";
+  const std::string head =
+      "{\n"
+      "    (%0) = \"pd_op.full\" () {} : () -> tensor<b>\n"
+      "    (%1) = \"pd_op.full\" () {} : () -> tensor<f32>\n"
+      "    (%2) = \"pd_op.while\" (cond=%0, inputs=%1) {";
+  for (std::string blank : {"", " "}) {
+    std::string text = head + blank + "\n" + body;
+    testing::Parsed parsed = testing::parse(text);
+    REQUIRE_MESSAGE(parsed.program, parsed.errors());
+    const Operation* loop = parsed.program->body()->back();
+    CHECK(loop->headerSpelling().whileBlankTaken == blank.empty());
+    CHECK(printProgramToString(*parsed.program) == text);
+  }
 }
 
 }  // namespace reshardctl

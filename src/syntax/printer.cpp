@@ -137,7 +137,9 @@ class Printer {
   }
   void tail() {
     blankLinesAtEnd(*program_.body());
-    if (!program_.isFragment()) out_ += "}\n"sv;
+    if (program_.isFragment()) return;
+    out_.append(static_cast<size_t>(program_.body()->closeShift()), ' ');  // the parser keeps it >= 0 here
+    out_ += "}\n"sv;
   }
 
  private:
@@ -146,8 +148,10 @@ class Printer {
   // IrPrinter::indentation(): 4 spaces a level. The 2023 printer had none:
   // PrintOpResult began each op line with " (", and PrintBlock wrote its
   // braces at column 1.
-  void indentOp(size_t width) { out_.append(leadingSpace_ ? 1 : width, ' '); }
-  void indentBrace(size_t width) { out_.append(leadingSpace_ ? 0 : width, ' '); }
+  // `shift`: the columns a hand-edited dump put its line off from ours, kept
+  // as read (the parser keeps it only where the sum is a column).
+  void indentOp(size_t width, int shift = 0) { out_.append((leadingSpace_ ? 1 : width) + shift, ' '); }
+  void indentBrace(size_t width, int shift = 0) { out_.append((leadingSpace_ ? 0 : width) + shift, ' '); }
 
   void blankLinesBefore(const Operation& op) {
     if (program_.hasBlankLines()) out_ += program_.blankLinesBefore(&op);
@@ -259,7 +263,8 @@ class Printer {
 
   // IfOp::Print and PyLayerOp::Print (paddle/fluid/pir/dialect/operator/ir/
   // control_flow_op.cc), GroupOp::Print and FusionOp::Print (paddle/cinn/hlir/
-  // dialect/operator/ir/manual_op.cc): `(%r) = "name" (%c) {attrs} -> T {`,
+  // dialect/operator/ir/manual_op.cc, as at Paddle 02a5e4e0: `" {\n"`,
+  // AddIndentation, the ops, `indentation() << "}"`): `(%r) = "name" (%c) {attrs} -> T {`,
   // where group ops print no attribute dict (and with no results ` ->  {`),
   // the blocks' ops one level in, `} else {` between blocks, then `}`.
   void arrowRegionOp(const Operation& op, size_t width) {
@@ -282,13 +287,13 @@ class Printer {
     const auto& regions = op.regions();
     for (size_t r = 0; r < regions.size(); ++r) {
       if (r > 0) {
-        indentOp(width);
+        indentOp(width, regions[r - 1]->closeShift());
         out_ += "} else {\n"sv;
       }
       printBlockContents(*regions[r], width + kStep);
       blankLinesAtEnd(*regions[r]);
     }
-    indentOp(width);
+    indentOp(width, regions.back()->closeShift());
     out_ += '}';
   }
 
@@ -316,7 +321,8 @@ class Printer {
       }
       out_ += blanksTaken ? "\n"sv : " \n"sv;
       blankLinesAtEnd(*block);
-      out_ += " }"sv;
+      out_.append(1 + block->closeShift(), ' ');
+      out_ += '}';
     }
   }
 
@@ -331,7 +337,7 @@ class Printer {
     value(op.numOperands() > 0 ? op.operandValue(0) : nullptr);
     out_ += ", inputs="sv;
     operands(op, 1);
-    out_ += ") { \n"sv;
+    out_ += op.headerSpelling().whileBlankTaken ? ") {\n"sv : ") { \n"sv;
     const Block& body = *op.regions().front();
     indentOp(width);
     out_ += '^';
@@ -339,7 +345,7 @@ class Printer {
     out_ += '\n';
     printOps(body, width + kStep);
     blankLinesAtEnd(body);
-    indentOp(width);
+    indentOp(width, body.closeShift());
     out_ += '}';
   }
 
@@ -354,14 +360,14 @@ class Printer {
       out_ += "{\n"sv;
       printBlockContents(*region, width + kStep);
       blankLinesAtEnd(*region);
-      indentBrace(width);
+      indentBrace(width, region->closeShift());
       out_ += "}\n"sv;
     }
   }
 
   // PrintOperation, without the newline the enclosing block writes.
   void printOp(const Operation& op, size_t width) {
-    indentOp(width);
+    indentOp(width, op.headerSpelling().indentShift);
     switch (op.regionSyntax()) {
       case RegionSyntax::If:
       case RegionSyntax::Group: arrowRegionOp(op, width); break;
