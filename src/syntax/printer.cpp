@@ -99,6 +99,14 @@ struct ByteCounter {
 
 // `Out` is an OutputSink, or the numbering pass's ByteCounter; `Numbers` a
 // Numbering, or a PieceNumbering of a print in pieces.
+// Flattening is for the serial print's speed; under AddressSanitizer it only
+// makes this file take many minutes and gigabytes to compile.
+#if defined(__SANITIZE_ADDRESS__)
+#define RESHARDCTL_FLATTEN
+#else
+#define RESHARDCTL_FLATTEN [[gnu::flatten]]
+#endif
+
 template <typename Out, typename Numbers>
 class Printer {
  public:
@@ -110,7 +118,7 @@ class Printer {
   // serial print calls it, so flattening it makes the serial path's walk one
   // body with its helpers inlined, whatever GCC decides for the other two
   // instantiations (the numbering pass, the pieces).
-  [[gnu::flatten]] void printProgram() {
+  RESHARDCTL_FLATTEN void printProgram() {
     head();
     for (const Operation* op : *program_.body()) topLevelOp(*op);
     tail();
@@ -243,7 +251,7 @@ class Printer {
   }
 
   // PrintOperationWithNoRegion: `(%r) = "name" (%a, %b) {attrs} : (Ta, Tb) -> Tr`
-  [[gnu::flatten]] void genericLine(const Operation& op) {  // the line of most ops: all inlined
+  RESHARDCTL_FLATTEN void genericLine(const Operation& op) {  // the line of most ops: all inlined
     results(op);
     out_ += " = "sv;
     opName(op);
