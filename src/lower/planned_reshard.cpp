@@ -96,6 +96,11 @@ Value* ReshardFunctions::planned(const TensorDistAttr& src, const TensorDistAttr
       // Several mesh dims cut at once (reshard/transition.h's permutation with
       // nothing to send): each rank slices its own piece, as Paddle's N-D
       // lowering of R to those splits does, one local slice per mesh dim.
+      // Only a cut of unreduced pieces on one mesh is such a lowering.
+      if (!current.partials.empty() || current.mesh.shape != next.mesh.shape ||
+          current.mesh.processIds != next.mesh.processIds)
+        throw PaddleRefusal(fmt::format("the plan's local cut from {} to {} has no reshard function's form",
+                                        layoutText(step.from), layoutText(step.to)));
       value = ndMesh(current, next, value, target);
       current = next;
       continue;
