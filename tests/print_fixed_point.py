@@ -40,6 +40,12 @@ def blank_line(lines, rng):  # a line replaced by blanks (the while `^` finding)
     lines[i] = " " * rng.randrange(0, 9) + "\n"
 
 
+def blank_structural_line(lines, rng):  # a `^...`, `{` or `}` line replaced by blanks
+    structural = [i for i, line in enumerate(lines) if line.lstrip(" ")[:1] in ("^", "{", "}")]
+    if structural:
+        lines[rng.choice(structural)] = " " * rng.randrange(0, 9) + "\n"
+
+
 def insert_blank_line(lines, rng):
     lines.insert(rng.randrange(len(lines) + 1), " " * rng.randrange(0, 9) + "\n")
 
@@ -81,7 +87,7 @@ def renumber_value(lines, rng):  # an edited dump: numbering with gaps
         lines[:] = text.splitlines(keepends=True)
 
 
-MUTATIONS = [drop_line, double_line, blank_line, insert_blank_line, take_trailing_blanks,
+MUTATIONS = [drop_line, double_line, blank_line, blank_structural_line, insert_blank_line, take_trailing_blanks,
              shift_indentation, join_lines, drop_final_newline, crlf_line, renumber_value]
 
 
@@ -101,21 +107,30 @@ def main():
     args = parser.parse_args()
     rng = random.Random(args.seed)
     files = sorted(f for pattern in INPUTS for f in glob.glob(os.path.join(args.source_dir, pattern)))
-    read = failures = 0
+    read = failures = tried = 0
     with tempfile.TemporaryDirectory() as work:
         mutant_path, again_path = os.path.join(work, "mutant.ir"), os.path.join(work, "printed.ir")
         for path in files:
             with open(path, encoding="utf-8", newline="") as f:
                 original = f.read().splitlines(keepends=True)
+            mutants = []
             for k in range(args.mutants):
                 lines = list(original)
                 applied = [rng.choice(MUTATIONS) for _ in range(rng.randrange(1, 3))]
                 for mutate in applied:
                     if lines:
                         mutate(lines, rng)
+                mutants.append((f"mutant {k} ({', '.join(m.__name__ for m in applied)})", lines))
+            # And each block-argument line blanked, every one (few): the form
+            # the `^` finding had, too rare for the random draw to meet.
+            for i, line in enumerate(original):
+                if line.lstrip(" ").startswith("^"):
+                    mutants.append((f"line {i + 1} blanked", original[:i] + ["  \n"] + original[i + 1 :]))
+            tried += len(mutants)
+            for name, lines in mutants:
                 with open(mutant_path, "w", encoding="utf-8", newline="") as f:
                     f.write("".join(lines))
-                name = f"{os.path.relpath(path, args.source_dir)} mutant {k} ({', '.join(m.__name__ for m in applied)})"
+                name = f"{os.path.relpath(path, args.source_dir)} {name}"
                 try:
                     status, first = run_print(args.tool, mutant_path)
                     if status != 0:
@@ -134,7 +149,7 @@ def main():
                     with open(kept, "w", encoding="utf-8", newline="") as f:
                         f.write("".join(lines))
                     print(f"FAIL {name}: {e} (mutant kept in {kept})")
-    print(f"{len(files)} files, {len(files) * args.mutants} mutants, {read} read, {failures} failures")
+    print(f"{len(files)} files, {tried} mutants, {read} read, {failures} failures")
     return 1 if failures or read == 0 else 0
 
 
