@@ -125,9 +125,11 @@ struct optional_kwargs_marker : opt< kwargs_marker > {};
 // WhileOp::Print (paddle/fluid/pir/dialect/operator/ir/control_flow_op.cc)
 // writes `^` then PrintInterleave of the body's arguments: for a body
 // without arguments, `^` alone (a fuzzer finding: we printed it, then could
-// not read it back).
-struct optional_block_arg_list : opt< block_arg_list > {};
-struct block_args : if_must< block_args_open, optional_kwargs_marker, ws, optional_block_arg_list > {};
+// not read it back). The whitespace before the first argument belongs to the
+// list: with no argument it is given back to the block's line gap, so a line
+// of blanks after a bare `^` is kept (print was not a fixed point).
+struct optional_block_arg_list : opt< ws, block_arg_list > {};
+struct block_args : if_must< block_args_open, optional_kwargs_marker, optional_block_arg_list > {};
 
 // A line where the author of a fragment cut ops (`...`, `.....(省略)`): read
 // only with --fragment (the parser's action decides), kept verbatim.

@@ -109,6 +109,10 @@ if(Python3_FOUND)
   # scripts/real_model.py's programs, forward, backward and optimizer, validated at full size and shrunk.
   add_test(NAME real_model.validates COMMAND ${Python3_EXECUTABLE} ${CMAKE_SOURCE_DIR}/tests/real_model_test.py
                                              ${PROJECT_BINARY_DIR})
+  # print is a fixed point on mutants of the round-trip goldens and samples
+  # (tests/print_fixed_point.py: seeded, 6 mutants a file, ~300 prints).
+  add_test(NAME print.fixed-point COMMAND ${Python3_EXECUTABLE} ${CMAKE_SOURCE_DIR}/tests/print_fixed_point.py
+                                          $<TARGET_FILE:reshardctl> ${CMAKE_SOURCE_DIR})
   # README "In CI": its GitHub Actions workflow's steps and pre-commit configuration, run here.
   add_test(NAME README.ci-recipe COMMAND ${Python3_EXECUTABLE} ${CMAKE_SOURCE_DIR}/tests/ci_recipe_test.py ${PROJECT_BINARY_DIR})
   set_tests_properties(README.rejects-drift PROPERTIES

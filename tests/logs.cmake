@@ -78,7 +78,9 @@ add_test(NAME cli.log.in-place-prefixed
 # alone, elision lines, external inputs; printed back byte for byte, and a
 # pass numbers what it inserts past the fragment's numbers.
 set(FRAGMENTS tests/golden/fragments)
-foreach(fragment ops_with_elisions if_op_alone dist_ops)
+# Real fragments and their sources: tests/golden/fragments/README.md.
+foreach(fragment ops_with_elisions if_op_alone dist_ops cinn_ast_ir_ops special_ops_combine special_ops_split
+                 pir_save_load_while)
   add_cli_case(fragment.print-${fragment} 0 ${FRAGMENTS}/${fragment}.ir print --fragment ${FRAGMENTS}/${fragment}.ir)
 endforeach()
 add_cli_case(fragment.apply 0 ${FRAGMENTS}/dist_ops.expected.ir apply --fragment ${FRAGMENTS}/dist_ops.ir)

@@ -61,7 +61,9 @@ struct Value {
   // The name printed without its '%', when it is not a number the printer
   // counts: a keyword block argument ("kwarg_x"), or an op result the dump
   // named by a printer alias ("stack_0": StackCreateOp::Print calls
-  // IrPrinter::AddValueAlias). "" = %N or %arg_N.
+  // IrPrinter::AddValueAlias); in a fragment, or a dump whose numbering is
+  // not Paddle's (gaps, hand-edited), every name as read ("5", "arg_3").
+  // "" = %N or %arg_N.
   std::string_view argName;
   uint32_t id = 0;     // creation order, a key for side tables (not a printed name)
   uint32_t index = 0;  // result number or argument number
@@ -85,6 +87,7 @@ enum class RegionSyntax : uint8_t {
 struct HeaderSpelling {
   bool unquotedName = false;   // `= pd_op.if (` (IfOp::Print until May 2024), `= cinn_op.group (` (2023)
   bool braceAttached = false;  // `-> T{` (IfOp::Print until May 2024) instead of `-> T {`
+  bool braceOnOwnLine = false;  // `-> T` then `{` alone on the next line (a hand-edited dump)
   bool parenAttached = false;  // `"pd_op.while"(cond=` (WhileOp::Print until May 2024)
   bool arrowBlankTaken = false;  // `->` ends the line: an editor took the blank of `-> ` (no results)
   bool whileBlankTaken = false;  // `) {` ends a while header: an editor took the blank of `{ `
@@ -286,7 +289,12 @@ class Program {
   bool isFragment() const { return fragment_; }
   size_t fragmentIndent() const { return fragmentIndent_; }
   void setFragment(size_t indent) { fragment_ = true, fragmentIndent_ = indent; }
-  // Where the printer's %N counter starts: past the numbers a fragment kept.
+  // The closing brace ends the text without a newline (a dump cut or edited
+  // so): it prints back so.
+  bool endsWithoutNewline() const { return endsWithoutNewline_; }
+  void setEndsWithoutNewline() { endsWithoutNewline_ = true; }
+  // Where the printer's %N counter starts: past the numbers a dump kept as
+  // read (a fragment's, or a dump not numbered as Paddle numbers).
   uint32_t firstResultNumber() const { return firstResultNumber_; }
   void setFirstResultNumber(uint32_t n) { firstResultNumber_ = n; }
   const std::vector<std::string_view>& linePrefixes() const { return linePrefixes_; }
@@ -336,6 +344,7 @@ class Program {
   bool fragment_ = false;
   size_t fragmentIndent_ = 0;
   uint32_t firstResultNumber_ = 0;
+  bool endsWithoutNewline_ = false;
   std::unordered_map<const Operation*, std::string_view> blankLinesBeforeOp_;
   std::unordered_map<const Block*, std::string_view> blankLinesAtEnd_;
 };

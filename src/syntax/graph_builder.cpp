@@ -114,6 +114,21 @@ void reportUnresolved(ParseState& st) {
   }
 }
 
+void keepNamesAsRead(ParseState& st) {
+  // One pass over the two name tables, after the parse: a dump numbered as
+  // Paddle numbers (almost every one) never comes here and stores no name.
+  auto keep = [&](std::string_view name, const Binding& binding) {
+    if (!binding.value || !binding.value->argName.empty()) return;  // aliases, kwargs: named already
+    binding.value->argName = st.program->strings().intern(name.substr(1));
+    std::optional<uint32_t> number = numberOf(name);
+    if (number && *number >= st.nextKeptNumber) st.nextKeptNumber = *number + 1;
+  };
+  for (size_t n = 0; n < st.numbered.size(); ++n)
+    if (st.numbered[n].value) keep(fmt::format("%{}", n), st.numbered[n]);
+  for (const auto& [name, binding] : st.named) keep(name, binding);
+  st.program->setFirstResultNumber(st.nextKeptNumber);
+}
+
 // ---- building ops --------------------------------------------------------------
 
 // Paddle keeps an op's attributes in a std::map: each key once. `entries`
@@ -225,6 +240,32 @@ void checkSignature(ParseState& st, PendingOp& op) {
     checkOperandType(st, i, op.operands[i], op.operandTypes[i]);
 }
 
+namespace {
+// A result name that is not digits: IrPrinter::PrintValue prints an alias
+// (IrPrinter::AddValueAlias, called by StackCreateOp::Print in
+// paddle/pir/src/dialect/control_flow/ir/cf_op.cc) as it is and counts only
+// the others. Digits that are not Paddle's numbering (`%017`, `%4000000000`)
+// make the dump's names kept as read (keepNamesAsRead).
+bool isAlias(std::string_view name) {
+  // A loop, not find_first_not_of (a search of the digit set per byte): once per result.
+  return !name.empty() && std::any_of(name.begin() + 1, name.end(), [](char c) { return c < '0' || c > '9'; });
+}
+
+// IrPrinter numbers an op's results when it prints the op's line, before
+// the ops of its regions (PrintValue's counter): checked when the op is
+// created, which for a region op is when its first block opens.
+void checkResultNumbering(ParseState& st, const PendingOp& op) {
+  if (st.fragment) return;
+  for (const auto& result : op.resultNames) {
+    std::string_view name = result.first;
+    std::optional<uint32_t> number = numberOf(name);
+    if (!number && isAlias(name)) continue;
+    if (number != st.nextResultNumber) st.denselyNumbered = false;
+    ++st.nextResultNumber;
+  }
+}
+}  // namespace
+
 Operation* createPendingOp(ParseState& st) {
   PendingOp& op = st.op();
   if (op.created) return op.created;
@@ -251,21 +292,11 @@ Operation* createPendingOp(ParseState& st) {
   for (size_t i = 0; i < created->numResults(); ++i)
     created->result(i)->dist = resolveResultDist(st, *created->result(i), spec.distAttr);
   st.blocks.back()->insertBefore(nullptr, created);
+  checkResultNumbering(st, op);
   if (!op.blankLines.empty()) st.program->setBlankLinesBefore(created, op.blankLines);
   op.created = created;
   return created;
 }
-
-namespace {
-// A result name that is not digits: IrPrinter::PrintValue prints an alias
-// (IrPrinter::AddValueAlias, called by StackCreateOp::Print in
-// paddle/pir/src/dialect/control_flow/ir/cf_op.cc) as it is and counts only
-// the others. Digits (`%017`, `%4000000000`) are numbers, renumbered.
-bool isAlias(std::string_view name) {
-  // A loop, not find_first_not_of (a search of the digit set per byte): once per result.
-  return !name.empty() && std::any_of(name.begin() + 1, name.end(), [](char c) { return c < '0' || c > '9'; });
-}
-}  // namespace
 
 void defineResults(ParseState& st, PendingOp& op) {
   for (size_t i = 0; i < op.resultNames.size(); ++i) {
@@ -277,9 +308,6 @@ void defineResults(ParseState& st, PendingOp& op) {
     if ((!number && isAlias(name)) || st.fragment) {
       result->argName = st.program->strings().intern(name.substr(1));
       if (number && *number >= st.nextKeptNumber) st.nextKeptNumber = *number + 1;  // a fragment's %N
-    } else {
-      if (number != st.nextResultNumber) st.denselyNumbered = false;
-      ++st.nextResultNumber;
     }
     define(st, name, number, where, result);
   }

@@ -182,6 +182,10 @@ void define(ParseState& st, std::string_view name, std::optional<uint32_t> numbe
 Value* use(ParseState& st, std::string_view name, Span where, bool* resolved);
 // Names used before any definition: "used before its definition" or undefined.
 void reportUnresolved(ParseState& st);
+// A dump not numbered as Paddle numbers (gaps, an edited dump): every value
+// keeps the name it was read with, as a printer alias does, and the printer's
+// counter starts past the largest number read (for the values a pass makes).
+void keepNamesAsRead(ParseState& st);
 
 // ---- building ops --------------------------------------------------------------
 // Creates the op in the current block (once: region ops are created when their

@@ -305,6 +305,7 @@ struct action<g::brace_gap> {
   template <typename Input>
   static void apply(const Input& in, ParseState& st) {
     PendingOp& op = st.op();
+    op.spelling.braceOnOwnLine = in.string_view().find('\n') != std::string_view::npos;
     if (!op.resultTypes.empty()) {
       op.spelling.braceAttached = in.empty();
       return;
@@ -482,6 +483,13 @@ void reportSyntaxError(ParseState& st, const pegtl::parse_error& e, std::string_
   st.diagnostics.error(st.at(slice.data() + at), 1, std::move(message)).code = "syntax-error";
 }
 
+// No newline after the closing brace: the text ends on its line (a dump
+// saved or pasted without one), and it prints back so.
+bool endsWithoutNewline(std::string_view text) {
+  size_t brace = text.rfind('}');
+  return brace != std::string_view::npos && text.find('\n', brace) == std::string_view::npos;
+}
+
 }  // namespace
 
 ParseResult parseProgram(SourceFile& source, DiagnosticEngine& diagnostics) {
@@ -506,6 +514,8 @@ ParseResult parseProgram(SourceFile& source, DiagnosticEngine& diagnostics, size
     if (st.fragment) pegtl::parse<g::fragment, action, error_control>(in, st);
     else pegtl::parse<g::program, action, error_control>(in, st);
     if (st.fragment) st.program->setFirstResultNumber(st.nextKeptNumber);
+    else if (!st.denselyNumbered) keepNamesAsRead(st);
+    if (!st.fragment && endsWithoutNewline(text)) st.program->setEndsWithoutNewline();
     reportUnresolved(st);
     GenerationEvidence evidence;
     evidence.dist = st.typeEvidence.dist;

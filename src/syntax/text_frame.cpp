@@ -99,7 +99,10 @@ std::optional<UnframedText> UnframedText::of(std::string_view source, size_t beg
   if (atLineStart && source.substr(begin, end - begin).find('\r') == kNone) return std::nullopt;
   SliceLines s = splitSlice(source, begin, end);
   PrefixShape shape = prefixShape(s);
-  if (!shape.glog && shape.fixed.empty() && !s.crlf) return std::nullopt;
+  // Blanks before the opening `{` alone (` {` in a hand-edited dump, its
+  // other lines at their own columns): the first line's prefix only.
+  const bool blankHeadOnly = !shape.glog && shape.fixed.empty() && !s.head.empty() && isBlank(s.head);
+  if (!shape.glog && shape.fixed.empty() && !s.crlf && !blankHeadOnly) return std::nullopt;
   UnframedText u;
   u.frame_.crlf = s.crlf;
   u.text_.reserve(end - begin);
@@ -119,6 +122,7 @@ std::optional<UnframedText> UnframedText::of(std::string_view source, size_t beg
     if (s.ended[i]) u.text_ += '\n';
     sliceOffset += line.size() + (s.ended[i] ? (s.crlf ? 2 : 1) : 0);
   }
+  if (blankHeadOnly) u.frame_.prefixes = {s.head, std::string_view()};  // the lines after it: none
   return u;
 }
 

@@ -36,6 +36,21 @@ TEST_CASE("indentation of the whole program is a prefix; a blank line, or one th
   CHECK(t->text() == "{\n\n    (%0) = \"a.b\" () {} : () -> f32\n}\n");
 }
 
+// PaddlePaddle/community runtime_instr.md: ` {` then lines at their own
+// columns and `}` at column 1 (tests/golden/real/cinn_runtime_instr_before_lowering.ir).
+TEST_CASE("blanks before the opening brace alone are the first line's prefix, the others have none") {
+  const std::string doc = " {\n (%0) = \"a.b\" () {} : () -> f32\n}\n";
+  std::optional<UnframedText> u = UnframedText::of(doc, 1, doc.size());
+  REQUIRE(u);
+  CHECK(u->text() == "{\n (%0) = \"a.b\" () {} : () -> f32\n}\n");
+  REQUIRE(u->frame().prefixes.size() == 2);
+  CHECK(u->frame().prefixes[0] == " ");
+  CHECK(u->frame().prefixes[1].empty());
+  std::string written;
+  FrameWriter(u->frame(), true).write(u->text(), written);
+  CHECK(written == doc);
+}
+
 TEST_CASE("glog prefixes differ line by line: each is kept; CRLF ends are removed and told") {
   const std::string log =
       "I1201 12:00:00.000001 7 a.cc:1] {\r\n"
