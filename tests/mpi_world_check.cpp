@@ -60,6 +60,20 @@ void checkCollectives(ProcessGroup& group) {
   expect(id[127] == static_cast<std::byte>(127 * 7 % 256) && id[5] == std::byte{35}, "broadcast from process 1", me);
   expect(group.max(me == 2 ? 0.5 : 0.25) == 0.5, "max", me);
   checkPieceExchange(group);
+  // Point to point: processes 1 and 2 each send two messages to 0, which
+  // reads them by sender, in the order each sent them (the empty one too).
+  if (me == 0) {
+    expect(group.receive(2) == std::vector<double>{2.5}, "the first message from process 2", me);
+    expect(group.receive(1) == std::vector<double>{1, 2, 3}, "the first message from process 1", me);
+    expect(group.receive(1).empty(), "the empty message from process 1", me);
+    expect(group.receive(2) == std::vector<double>(100000, 7.0), "the large message from process 2", me);
+  } else if (me == 1) {
+    group.send({1, 2, 3}, 0);
+    group.send({}, 0);
+  } else {
+    group.send({2.5}, 0);
+    group.send(std::vector<double>(100000, 7.0), 0);
+  }
 }
 
 }  // namespace

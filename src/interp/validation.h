@@ -76,6 +76,9 @@ struct ValidationOutcome {
   size_t unexecutedOps = 0;    // in a branch not taken, or after the first divergence
   size_t ranks = 0;
   size_t processes = 1;        // the MPI processes the ranks were shared out over
+  // By process: the bytes of the rank pieces it made (its share of the
+  // ranks' memory and work) and of the pieces it received from the others.
+  std::vector<double> pieceBytes, receivedBytes;
   bool stoppedEarly = false;   // stopped at the first divergence (no --all)
   std::vector<NotSimulated> notSimulated;
   std::vector<Divergence> divergences;
