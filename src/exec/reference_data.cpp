@@ -199,7 +199,8 @@ DistTensor makeSourcePieces(const GlobalTensor& global, const Layout& layout, st
     const int64_t id = processIdAt(layout.mesh, position);
     if (kept && !kept(id)) continue;
     const MeshCoord coord = meshCoord(layout.mesh, position);
-    tensor.pieces[id] = extractPiece(wholePieces.at(partialKey(coord, partialDims)), localBox(tensor.shape, layout, coord));
+    tensor.pieces[id] =
+        extractPiece(wholePieces.at(partialKey(coord, partialDims)), localBox(tensor.shape, layout, coord));
   }
   return tensor;
 }

@@ -47,10 +47,9 @@ uint64_t tensorBytes(const Tensor& t) {
 
 // The bytes a value's state holds: its serial tensor and every rank's piece.
 uint64_t heldBytes(const ValueState& state) {
-  const auto bytes = tensorBytes;
-  uint64_t total = bytes(state.serial);
+  uint64_t total = tensorBytes(state.serial);
   for (const std::optional<Tensor>& piece : state.ranks)
-    if (piece) total += bytes(*piece);
+    if (piece) total += tensorBytes(*piece);
   return total;
 }
 
@@ -119,7 +118,8 @@ void Interpreter::runProgramInputs(const Block& body) {
                                   parseDType(arg->type->dtype).value_or(DType::F32), options_.seed, key);
       state.known = true;
       if (arg->dist == nullptr) {
-        for (size_t r = 0; r < world_.size(); ++r) keepPiece(state, r, ownsRank(r) ? state.serial : stubOf(state.serial));
+        for (size_t r = 0; r < world_.size(); ++r)
+          keepPiece(state, r, ownsRank(r) ? state.serial : stubOf(state.serial));
         continue;
       }
       layOut(state, layouts_.of(*arg->dist));

@@ -65,8 +65,10 @@ std::map<int64_t, Tensor> ReshardRunner::move(const Shape& shape, const TensorDi
     Tensor piece;
     for (size_t d = 0; d < found->second.box.rank(); ++d) piece.shape.push_back(found->second.box.extent(d));
     piece.data = std::move(found->second.values);
-    if (piece.numel() != numelOf(piece.shape)) problem = {position, fmt::format("rank {} received a malformed piece", id)};
-    else moved[id] = std::move(piece);
+    if (piece.numel() != numelOf(piece.shape))
+      problem = {position, fmt::format("rank {} received a malformed piece", id)};
+    else
+      moved[id] = std::move(piece);
   }
   agree(std::move(problem));
   return moved;

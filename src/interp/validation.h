@@ -41,8 +41,9 @@ struct ValidateOptions {
   CostModel costs;                     // for planning the reshards
   // How diagnostics name a value ("%9"); the tool numbers them as the input does.
   std::function<std::string(const Value*)> nameOf;
-  // Under mpirun with several processes: the ranks' kernels are shared out
-  // over them (share/rank_share.h); every process must validate alike.
+  // Under mpirun with several processes: the ranks, their kernels and their
+  // pieces are shared out over them (share/rank_share.h); every process must
+  // validate alike. budget.processes says how many there are.
   ProcessGroup* processes = nullptr;
 };
 

@@ -115,7 +115,8 @@ class MpiWorld final : public ProcessGroup {
                   receiveCounts.data(), receiveOffsets.data(), MPI_DOUBLE, MPI_COMM_WORLD);
     std::vector<std::vector<double>> fromEach;
     for (size_t p = 0; p < receiveCounts.size(); ++p)
-      fromEach.emplace_back(received.begin() + receiveOffsets[p], received.begin() + receiveOffsets[p] + receiveCounts[p]);
+      fromEach.emplace_back(received.begin() + receiveOffsets[p],
+                            received.begin() + receiveOffsets[p] + receiveCounts[p]);
     return fromEach;
   }
 

@@ -90,7 +90,8 @@ std::map<int64_t, Piece> unpackPieces(const std::vector<double>& in) {
     }
     const auto count = static_cast<size_t>(wholeNumber(in, at, kMaxExtent));
     if (count > in.size() - at) throw ExecutionError("pieces from another process end early");
-    piece.values.assign(in.begin() + static_cast<std::ptrdiff_t>(at), in.begin() + static_cast<std::ptrdiff_t>(at + count));
+    const auto begin = in.begin() + static_cast<std::ptrdiff_t>(at);
+    piece.values.assign(begin, begin + static_cast<std::ptrdiff_t>(count));
     at += count;
     pieces[id] = std::move(piece);
   }
@@ -137,7 +138,8 @@ ExecutionStats executeShared(const Plan& plan, DistTensor& tensor, ProcessGroup&
 PieceCheck checkSharedPieces(const DistTensor& tensor, const GlobalTensor& global, ProcessGroup& group,
                              const RankOwner& ownerOf) {
   const Layout& layout = tensor.layout;
-  if (std::any_of(layout.placements.begin(), layout.placements.end(), [](const Placement& p) { return p.isPartial(); })) {
+  const auto partial = [](const Placement& p) { return p.isPartial(); };
+  if (std::any_of(layout.placements.begin(), layout.placements.end(), partial)) {
     std::vector<double> mine;
     for (const auto& [id, piece] : tensor.pieces) packPiece(id, piece, mine);
     const std::vector<int> sizes = group.allGather(static_cast<int>(std::min<size_t>(mine.size(), INT_MAX)));

@@ -23,9 +23,10 @@ TEST_CASE("shared execution: pieces survive packing, 0-D and empty ones included
 TEST_CASE("shared execution: a malformed stream is an error, not a crash") {
   std::vector<double> stream;
   packPiece(2, Piece{Box{{0}, {3}}, {1, 2, 3}}, stream);
-  for (size_t cut = 1; cut < stream.size(); ++cut)  // every truncation
-    CHECK_THROWS_AS(unpackPieces(std::vector<double>(stream.begin(), stream.begin() + static_cast<std::ptrdiff_t>(cut))),
-                    ExecutionError);
+  for (size_t cut = 1; cut < stream.size(); ++cut) {  // every truncation
+    const std::vector<double> truncated(stream.begin(), stream.begin() + static_cast<std::ptrdiff_t>(cut));
+    CHECK_THROWS_AS(unpackPieces(truncated), ExecutionError);
+  }
   CHECK_THROWS_AS(unpackPieces({-1}), ExecutionError);
   CHECK_THROWS_AS(unpackPieces({1, 1e30}), ExecutionError);
   CHECK_THROWS_AS(unpackPieces({1, 0.5}), ExecutionError);

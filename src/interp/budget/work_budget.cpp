@@ -142,7 +142,8 @@ void checkBudgetUpFront(const Program& program, const WorkBudget& budget, int64_
   const uint64_t bytes = cost.bytesPerProcess(processes);
   if (budget.maxMemoryBytes == 0 || bytes <= budget.maxMemoryBytes) return;
   const uint64_t enough = processesToFit(cost, budget.maxMemoryBytes);
-  const std::string more = enough == 0 ? "" : fmt::format(", or share the ranks over {} processes (mpirun -np {})", enough, enough);
+  const std::string more =
+      enough == 0 ? "" : fmt::format(", or share the ranks over {} processes (mpirun -np {})", enough, enough);
   if (processes == 1)
     throw Failure(FailureKind::Usage,
                   fmt::format("validate refuses the program: its values, serial and on the ranks, need {} bytes, "
