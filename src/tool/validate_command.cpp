@@ -412,7 +412,8 @@ SubcommandRunner defineValidate(CLI::App& command, ReportingOptions& reporting) 
       ->check(unsignedInteger())
       ->capture_default_str();
   command.add_option("--max-memory", validate.budget.maxMemoryBytes,
-                     "Refuse a program whose values need more bytes than this (0 = no limit)")
+                     "Refuse a program whose values need more bytes than this in one process (under mpirun "
+                     "-np P: the serial values and 1/P of the ranks' pieces; 0 = no limit)")
       ->check(unsignedInteger())
       ->capture_default_str();
   command.add_flag("--all", validate.all, "Go on after the first divergence and report every one");
