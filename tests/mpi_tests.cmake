@@ -84,9 +84,9 @@ add_test(NAME mpi.run-cpu-2x2 COMMAND ${MPI_RUN} 3 --apply samples/tp_mlp_2x2_be
          WORKING_DIRECTORY ${CMAKE_SOURCE_DIR})
 add_test(NAME mpi.run-cpu-seed COMMAND ${MPI_RUN} 2 --apply samples/seed_mlp_before.ir
          WORKING_DIRECTORY ${CMAKE_SOURCE_DIR})
-# Partial destinations (P(MAX) on a 2x2 mesh): their pieces reduce across
-# ranks, so the check gathers them.
-add_test(NAME mpi.run-cpu-partial COMMAND ${MPI_RUN} 3 --apply tests/golden/plan/mesh_2d.ir
+# Partial destinations (P(SUM) <-> P(AVG), some after a move): their pieces
+# reduce across ranks, so the check gathers them.
+add_test(NAME mpi.run-cpu-partial COMMAND ${MPI_RUN} 3 --apply tests/golden/plan/partial_rescale.ir
          WORKING_DIRECTORY ${CMAKE_SOURCE_DIR})
 set_tests_properties(mpi.validate-share-memory mpi.run-cpu-2x2 mpi.run-cpu-seed mpi.run-cpu-partial
                      PROPERTIES TIMEOUT 90 SKIP_RETURN_CODE 77 ENVIRONMENT "${MPI_TEST_ENV}")
