@@ -72,6 +72,24 @@ add_test(NAME mpi.validate-if-blocks COMMAND ${MPI_VALIDATE} 2 tests/golden/pass
          WORKING_DIRECTORY ${CMAKE_SOURCE_DIR})
 set_tests_properties(mpi.validate-sample mpi.validate-all-divergences mpi.validate-2x2 mpi.validate-if-blocks
                      PROPERTIES TIMEOUT 150 SKIP_RETURN_CODE 77 ENVIRONMENT "${MPI_TEST_ENV}")
+# Memory per process: each process makes its share of the pieces (1/P), and
+# receives only what its ranks read (scripts/many_ranks.py: 64 ranks).
+add_test(NAME mpi.validate-share-memory COMMAND ${CMAKE_SOURCE_DIR}/tests/mpi_share_case.sh $<TARGET_FILE:reshardctl> 4
+         WORKING_DIRECTORY ${CMAKE_SOURCE_DIR})
+# run --backend cpu under mpirun shares the ranks out the same way: the rows
+# of one process, `on R ranks in P processes`. On 3 processes the groups of a
+# 2x2 mesh, and of 64 ranks, straddle processes: pieces travel.
+set(MPI_RUN ${CMAKE_SOURCE_DIR}/tests/mpi_run_case.sh $<TARGET_FILE:reshardctl>)
+add_test(NAME mpi.run-cpu-2x2 COMMAND ${MPI_RUN} 3 --apply samples/tp_mlp_2x2_before.ir
+         WORKING_DIRECTORY ${CMAKE_SOURCE_DIR})
+add_test(NAME mpi.run-cpu-seed COMMAND ${MPI_RUN} 2 --apply samples/seed_mlp_before.ir
+         WORKING_DIRECTORY ${CMAKE_SOURCE_DIR})
+# Partial destinations (P(SUM) <-> P(AVG), some after a move): their pieces
+# reduce across ranks, so the check gathers them.
+add_test(NAME mpi.run-cpu-partial COMMAND ${MPI_RUN} 3 --apply tests/golden/plan/partial_rescale.ir
+         WORKING_DIRECTORY ${CMAKE_SOURCE_DIR})
+set_tests_properties(mpi.validate-share-memory mpi.run-cpu-2x2 mpi.run-cpu-seed mpi.run-cpu-partial
+                     PROPERTIES TIMEOUT 90 SKIP_RETURN_CODE 77 ENVIRONMENT "${MPI_TEST_ENV}")
 # What is not shared out yet is refused (exit 2), process 0 alone saying why.
 add_test(NAME mpi.validate-lowered-refused
          COMMAND ${MPI_CASE} 2 "^reshardctl: error: validate --lowered runs in one process" 60

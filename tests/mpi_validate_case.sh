@@ -7,13 +7,7 @@
 # run, except that its summary says `in PROCESSES processes` after the ranks
 # (once: process 0 alone reports) and mpirun may add its note on a failed job.
 # Exit 77 (skipped) where mpirun is absent.
-set -u
-reshardctl=$1 processes=$2
-shift 2
-command -v mpirun >/dev/null || { echo "skipped: no mpirun"; exit 77; }
-root_flag=()
-[ "$(id -u)" -eq 0 ] && root_flag=(--allow-run-as-root)
-work=$(mktemp -d) && trap 'rm -rf "$work"' EXIT
+source "$(dirname "$0")/mpi_case_setup.sh"
 "$reshardctl" validate "$@" >"$work/one.out" 2>"$work/one.err"
 echo $? >"$work/one.rc"
 timeout --kill-after=5 120 mpirun "${root_flag[@]}" --oversubscribe -np "$processes" \

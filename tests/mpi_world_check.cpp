@@ -1,5 +1,6 @@
 // The MPI ProcessGroup (src/exec/multiprocess/mpi_world.cpp) under mpirun -np 3, without a
-// GPU: the collectives `run --backend nccl` relies on, the destination-piece
+// GPU: the collectives `run --backend nccl` relies on, the all-to-all and point to point
+// messages of the ranks shared out (validate, run --backend cpu), the destination-piece
 // exchange end to end, and abort ending every process. Run by ctest
 // (tests/mpi_tests.cmake):
 //   mpi_world_check collectives   exit 0, process 0 prints "mpi_world_check: ok"
@@ -60,6 +61,31 @@ void checkCollectives(ProcessGroup& group) {
   expect(id[127] == static_cast<std::byte>(127 * 7 % 256) && id[5] == std::byte{35}, "broadcast from process 1", me);
   expect(group.max(me == 2 ? 0.5 : 0.25) == 0.5, "max", me);
   checkPieceExchange(group);
+  // All to all: process p sends process q (q + 1) copies of 10p + q; process 1 sends 2 nothing.
+  std::vector<std::vector<double>> toEach(3);
+  for (int q = 0; q < 3; ++q)
+    if (!(me == 1 && q == 2)) toEach[static_cast<size_t>(q)].assign(static_cast<size_t>(q + 1), 10.0 * me + q);
+  const std::vector<std::vector<double>> fromEach = group.allToAll(toEach);
+  expect(fromEach.size() == 3, "allToAll: one entry per process", me);
+  for (int p = 0; p < 3 && fromEach.size() == 3; ++p) {
+    const std::vector<double> wanted =
+        p == 1 && me == 2 ? std::vector<double>{} : std::vector<double>(static_cast<size_t>(me + 1), 10.0 * p + me);
+    expect(fromEach[static_cast<size_t>(p)] == wanted, fmt::format("allToAll: what process {} sent", p), me);
+  }
+  // Point to point: processes 1 and 2 each send two messages to 0, which
+  // reads them by sender, in the order each sent them (the empty one too).
+  if (me == 0) {
+    expect(group.receive(2) == std::vector<double>{2.5}, "the first message from process 2", me);
+    expect(group.receive(1) == std::vector<double>{1, 2, 3}, "the first message from process 1", me);
+    expect(group.receive(1).empty(), "the empty message from process 1", me);
+    expect(group.receive(2) == std::vector<double>(100000, 7.0), "the large message from process 2", me);
+  } else if (me == 1) {
+    group.send({1, 2, 3}, 0);
+    group.send({}, 0);
+  } else {
+    group.send({2.5}, 0);
+    group.send(std::vector<double>(100000, 7.0), 0);
+  }
 }
 
 }  // namespace

@@ -42,7 +42,24 @@ case $check in
     status=$?
     [ $status -eq 2 ] || fail "validate out of memory exited $status, expected 2"
     grep -q "^reshardctl: error: out of memory" "$work/stderr" || fail "no out-of-memory message"
+    grep -q "GiB in this process.*--shrink=.*share the ranks over more processes (mpirun -np 2)" "$work/stderr" ||
+      fail "the out-of-memory message names no figure, or neither --shrink nor more processes"
     ! grep -Eq "not simulated|diverge" "$work/stdout" "$work/stderr" || fail "out of memory reported as the program's"
+    ;;
+  validate-memory-per-process)
+    # 64 ranks each holding replicated 16x16 values: 2 KiB serially, 128 KiB
+    # over the ranks, per value. Over --max-memory in one process: refused up
+    # front with the figure and the way out (--shrink, or the processes that
+    # would fit), never run into a divergence.
+    python3 "$(dirname "$0")/../scripts/many_ranks.py" --ranks 64 --size 16 --layers 2 >"$work/many.ir" ||
+      fail "the generator failed"
+    expect 2 "^reshardctl: error: .*validate refuses the program: its values, serial and on the ranks, need [0-9.e+]+ \
+bytes, more than --max-memory=300000 \(raise it to run it anyway, validate a smaller copy with --shrink, or share the \
+ranks over [0-9]+ processes \(mpirun -np [0-9]+\)\)" "$tool" validate --apply --shrink=off --max-memory 300000 "$work/many.ir"
+    ! grep -Eq "diverge" "$work/stdout" "$work/stderr" || fail "the budget reported as a divergence"
+    # With the budget it asks for, it runs and matches.
+    "$tool" validate --apply --shrink=off "$work/many.ir" >"$work/stdout" 2>"$work/stderr" || fail "validate exited $?"
+    grep -q "match" "$work/stdout" || fail "no match: $(cat "$work/stdout")"
     ;;
   endless-pipe)
     # `yes` never ends: reading stops at the limit, with a located error.

@@ -3,7 +3,8 @@
 # sizes that overflow 64 bits, output files kept whole. Fast and deterministic.
 set(RESOURCE_FAULTS ${CMAKE_SOURCE_DIR}/tests/resource_faults.sh)
 set(RESOURCE_CHECKS endless-pipe endless-fifo dev-zero input-limit stdin-is-a-file write-errors
-                    fake-mpi-world cost-flags scale-flag size-overflow in-place-hard-link long-output-name)
+                    fake-mpi-world cost-flags scale-flag size-overflow in-place-hard-link long-output-name
+                    validate-memory-per-process)
 # An address-space limit cannot coexist with a sanitizer's shadow memory.
 if(NOT RESHARDCTL_SANITIZE)
   list(APPEND RESOURCE_CHECKS out-of-memory validate-out-of-memory)

@@ -2,7 +2,6 @@
 // comes from the same lowering the NCCL backend runs (step_program.h), so both
 // backends report the same bytes for the same plan.
 #include <chrono>
-#include <new>
 
 #include "exec/cpu_executor.h"
 #include "exec/execution_backend.h"
@@ -29,18 +28,10 @@ class CpuBackend final : public ExecutionBackend {
   }
 
  private:
-  // Bytes only: a step the lowering rejects is left to executeStep to report.
   static int64_t countBytes(const Step& step, const DistTensor& tensor) {
     std::map<int64_t, Box> boxes;
     for (const auto& [id, piece] : tensor.pieces) boxes[id] = piece.box;
-    try {
-      const int64_t elemBytes = dtypeSize(tensor.dtype);
-      return lowerStep(step, tensor.shape, tensor.dtype, boxes, elemBytes).communicationBytes(elemBytes);
-    } catch (const std::bad_alloc&) {
-      throw;  // out of memory is never "no bytes" (support/failure.h)
-    } catch (const std::exception&) {
-      return 0;
-    }
+    return stepCommunicationBytes(step, tensor.shape, tensor.dtype, boxes);
   }
 };
 

@@ -1,5 +1,7 @@
 #include "exec/cpu_executor.h"
 
+#include <algorithm>
+
 #include <fmt/format.h>
 
 #include "reshard/mesh_coords.h"
@@ -19,8 +21,8 @@ std::map<int64_t, MeshCoord> coordsById(const ProcessMesh& mesh) {
 
 class StepRunner {
  public:
-  StepRunner(const Step& step, DistTensor& tensor)
-      : step_(step), tensor_(tensor), targets_(coordsById(step.to.mesh)) {}
+  StepRunner(const Step& step, DistTensor& tensor, const KeptRanks& kept)
+      : step_(step), tensor_(tensor), kept_(kept), targets_(coordsById(step.to.mesh)) {}
 
   void run() {
     switch (step_.kind) {
@@ -39,9 +41,12 @@ class StepRunner {
  private:
   using Group = std::vector<int64_t>;
 
+  bool keeps(int64_t id) const { return !kept_ || kept_(id); }
+
   template <typename Body>
   void forEachGroup(Body body) {
-    for (const Group& group : step_.groups) body(group);
+    for (const Group& group : step_.groups)
+      if (std::any_of(group.begin(), group.end(), [&](int64_t id) { return keeps(id); })) body(group);
   }
 
   Piece& pieceOf(int64_t id) {
@@ -76,7 +81,8 @@ class StepRunner {
   // all_reduce keeps the whole reduced box, reduce_scatter each member's chunk.
   void reduceAndKeep(const Group& group) {
     const Piece reduced = reduceGroup(group);
-    for (const int64_t id : group) pieceOf(id) = extractPiece(reduced, targetBox(id));
+    for (const int64_t id : group)
+      if (keeps(id)) pieceOf(id) = extractPiece(reduced, targetBox(id));
   }
 
   // all_gather and all_to_all: every member builds its new box from the parts of
@@ -86,17 +92,20 @@ class StepRunner {
     for (const int64_t id : group) sent.push_back(pieceOf(id));
     std::vector<const Piece*> sources;
     for (const Piece& piece : sent) sources.push_back(&piece);
-    for (const int64_t id : group) pieceOf(id) = assemblePiece(targetBox(id), sources, 0.0, true);
+    for (const int64_t id : group)
+      if (keeps(id)) pieceOf(id) = assemblePiece(targetBox(id), sources, 0.0, true);
   }
 
   void slice(const Group& group) {
-    for (const int64_t id : group) pieceOf(id) = extractPiece(pieceOf(id), targetBox(id));
+    for (const int64_t id : group)
+      if (keeps(id)) pieceOf(id) = extractPiece(pieceOf(id), targetBox(id));
   }
 
   void partialInit(const Group& group) {
     const ReduceType type = *step_.reduce;
     const double identity = reduceIdentity(type, tensor_.dtype);
     for (size_t member = 0; member < group.size(); ++member) {
+      if (!keeps(group[member])) continue;
       Piece& piece = pieceOf(group[member]);
       if (step_.fromTensorDim >= 0) {
         piece = assemblePiece(targetBox(group[member]), {&piece}, identity, false);
@@ -109,7 +118,8 @@ class StepRunner {
   // Each piece times the step's factor, rounded as the element type would.
   void scale(const Group& group) {
     for (const int64_t id : group)
-      for (double& value : pieceOf(id).values) value = roundToDType(value * step_.scale, tensor_.dtype);
+      if (keeps(id))
+        for (double& value : pieceOf(id).values) value = roundToDType(value * step_.scale, tensor_.dtype);
   }
 
   // Every destination assembles its box from the [source, destination] pairs
@@ -119,22 +129,23 @@ class StepRunner {
     std::map<int64_t, std::vector<const Piece*>> received;
     for (const Group& pair : step_.groups) {
       if (pair.size() != 2) throw ExecutionError("a send_recv group is not a [source, destination] pair");
-      received[pair[1]].push_back(&pieceOf(pair[0]));
+      if (keeps(pair[1])) received[pair[1]].push_back(&pieceOf(pair[0]));
     }
     std::map<int64_t, Piece> result;
     for (const auto& [id, coord] : targets_)
-      result[id] = assemblePiece(localBox(tensor_.shape, step_.to, coord), received[id], 0.0, true);
+      if (keeps(id)) result[id] = assemblePiece(localBox(tensor_.shape, step_.to, coord), received[id], 0.0, true);
     tensor_.pieces = std::move(result);
   }
 
   const Step& step_;
   DistTensor& tensor_;
+  const KeptRanks& kept_;
   std::map<int64_t, MeshCoord> targets_;
 };
 
 }  // namespace
 
-void executeStep(const Step& step, DistTensor& tensor) { StepRunner(step, tensor).run(); }
+void executeStep(const Step& step, DistTensor& tensor, const KeptRanks& kept) { StepRunner(step, tensor, kept).run(); }
 
 void executePlan(const Plan& plan, DistTensor& tensor) {
   for (const Step& step : plan.steps) executeStep(step, tensor);

@@ -201,3 +201,34 @@ TEST_CASE("reference data: the check catches wrong values, wrong boxes and diver
   partialOff.pieces.at(1).values[3] += 1;
   CHECK(checkDestinationPieces(partialOff, global).maxError == 1.0);
 }
+
+TEST_CASE("cpu executor: with kept ranks, a step gives the kept ranks what it gives them in full") {
+  // 2x2 mesh, all_reduce along dim 1 (groups {0,1} and {2,3}): keeping rank 2
+  // needs only its group's pieces, and leaves the other group alone.
+  const ProcessMesh mesh{{2, 2}, {0, 1, 2, 3}, true};
+  const Layout from{mesh, {Placement::shard(0), Placement::partial(ReduceType::Sum)}};
+  const Layout to{mesh, {Placement::shard(0), Placement::replicate()}};
+  std::mt19937_64 rng(3);
+  const GlobalTensor global = counting({4, 3});
+  DistTensor full = makeSourcePieces(global, from, rng);
+  DistTensor shared = full;
+  shared.pieces.erase(0);  // rank 0's group is not kept: its pieces need not be held
+  shared.pieces.erase(1);
+  const Step step = collective(StepKind::AllReduce, from, to, 1);
+  executeStep(step, full);
+  executeStep(step, shared, [](int64_t id) { return id == 2; });
+  CHECK(shared.pieces.at(2).values == full.pieces.at(2).values);
+  CHECK(shared.pieces.at(2).box == full.pieces.at(2).box);
+  CHECK_FALSE(shared.pieces.contains(0));
+}
+
+TEST_CASE("cpu executor: makeSourcePieces with kept ranks cuts the same pieces for them alone") {
+  const Layout layout{kMesh4, {Placement::partial(ReduceType::Sum)}};
+  std::mt19937_64 allRng(11), keptRng(11);
+  const GlobalTensor global = counting({3, 2});
+  const DistTensor all = makeSourcePieces(global, layout, allRng);
+  const DistTensor kept = makeSourcePieces(global, layout, keptRng, [](int64_t id) { return id == 1 || id == 3; });
+  REQUIRE(kept.pieces.size() == 2);
+  CHECK(kept.pieces.at(1).values == all.pieces.at(1).values);
+  CHECK(kept.pieces.at(3).values == all.pieces.at(3).values);
+}

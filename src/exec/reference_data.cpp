@@ -168,7 +168,8 @@ GlobalTensor randomGlobalTensor(const std::vector<int64_t>& shape, DType dtype, 
   return global;
 }
 
-DistTensor makeSourcePieces(const GlobalTensor& global, const Layout& layout, std::mt19937_64& rng) {
+DistTensor makeSourcePieces(const GlobalTensor& global, const Layout& layout, std::mt19937_64& rng,
+                            const KeptRanks& kept) {
   const std::vector<size_t> partialDims = partialMeshDims(layout);
   // Whole-tensor partial pieces per partial coordinate, split outermost first.
   std::map<std::vector<int64_t>, std::vector<double>> wholes{{{}, global.data.values}};
@@ -191,23 +192,26 @@ DistTensor makeSourcePieces(const GlobalTensor& global, const Layout& layout, st
     }
     wholes = std::move(split);
   }
+  std::map<std::vector<int64_t>, Piece> wholePieces;  // made once: a mesh of many ranks reads each often
+  for (auto& [key, values] : wholes) wholePieces[key] = Piece{global.data.box, std::move(values)};
   DistTensor tensor{global.shape(), global.dtype, layout, {}};
   for (int64_t position = 0; position < layout.mesh.size(); ++position) {
+    const int64_t id = processIdAt(layout.mesh, position);
+    if (kept && !kept(id)) continue;
     const MeshCoord coord = meshCoord(layout.mesh, position);
-    const Piece whole{global.data.box, wholes.at(partialKey(coord, partialDims))};
-    tensor.pieces[processIdAt(layout.mesh, position)] =
-        extractPiece(whole, localBox(tensor.shape, layout, coord));
+    tensor.pieces[id] =
+        extractPiece(wholePieces.at(partialKey(coord, partialDims)), localBox(tensor.shape, layout, coord));
   }
   return tensor;
 }
 
-namespace {
-
-double difference(double a, double b) {
+double valueDifference(double a, double b) {
   if (a == b) return 0.0;  // equal infinities too
   const double gap = std::fabs(a - b);
   return std::isnan(gap) ? INFINITY : gap;
 }
+
+namespace {
 
 struct WholePartial {
   Piece values;
@@ -241,8 +245,8 @@ std::map<std::vector<int64_t>, WholePartial> collectPieces(const DistTensor& ten
     WholePartial& whole = entry->second;
     forEachIndex(expected, [&](const std::vector<int64_t>& index) {
       const double value = found->second.at(index);
-      if (whole.written.at(index) != 0.0 && difference(whole.values.at(index), value) != 0.0) {
-        check.maxError = std::max(check.maxError, difference(whole.values.at(index), value));
+      if (whole.written.at(index) != 0.0 && valueDifference(whole.values.at(index), value) != 0.0) {
+        check.maxError = std::max(check.maxError, valueDifference(whole.values.at(index), value));
         if (check.problem.empty()) check.problem = fmt::format("process {} disagrees with a replica", id);
       }
       whole.values.at(index) = value;
@@ -277,7 +281,7 @@ PieceCheck checkDestinationPieces(const DistTensor& tensor, const GlobalTensor& 
   if (!check.problem.empty()) return check;
   const std::vector<double> reduced = reduceWholes(std::move(wholes), tensor);
   for (size_t i = 0; i < reduced.size(); ++i)
-    check.maxError = std::max(check.maxError, difference(reduced[i], global.data.values[i]));
+    check.maxError = std::max(check.maxError, valueDifference(reduced[i], global.data.values[i]));
   return check;
 }
 

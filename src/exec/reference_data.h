@@ -7,6 +7,7 @@
 #include <random>
 #include <string>
 
+#include "exec/cpu_executor.h"
 #include "exec/piece.h"
 
 namespace reshardctl {
@@ -26,13 +27,19 @@ GlobalTensor randomGlobalTensor(const std::vector<int64_t>& shape, DType dtype, 
 // an ANY/ALL partial dim (split after it, reduced after it) the pieces are
 // what that reduction makes, 0/1, so they are split as bits too: the global
 // value of such a layout must be 0/1 (randomGlobalTensor's logicalValues).
-DistTensor makeSourcePieces(const GlobalTensor& global, const Layout& layout, std::mt19937_64& rng);
+// With `kept`, only the kept ranks' pieces (the same values: the random
+// splits are drawn for every rank alike).
+DistTensor makeSourcePieces(const GlobalTensor& global, const Layout& layout, std::mt19937_64& rng,
+                            const KeptRanks& kept = {});
 
 struct PieceCheck {
   double maxError = 0;  // largest |reduced piece value - global value|
   std::string problem;  // empty when every piece is where it should be
   bool ok(double tolerance = 0.0) const { return problem.empty() && maxError <= tolerance; }
 };
+
+// |a - b|, 0 for equal values (equal infinities too), infinity where NaN.
+double valueDifference(double a, double b);
 
 // Whether every rank of tensor.layout holds exactly its piece of `global`: the
 // right box, replicas equal, and partial pieces reducing to the global value.

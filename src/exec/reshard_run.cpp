@@ -7,6 +7,7 @@
 #include <fmt/format.h>
 
 #include "exec/cpu_executor.h"
+#include "exec/multiprocess/process_group.h"
 #include "exec/reference_data.h"
 #include "reshard/cost_model.h"
 #include "reshard/local_box.h"
@@ -115,8 +116,11 @@ ReshardOutcome runReshard(const ReshardRequest& request, const Plan& plan, Execu
     return outcome;
   }
   std::mt19937_64 rng(settings.seed * 0x9E3779B97F4A7C15ull + index);
+  // Every process of a shared run draws the whole global tensor (the reference) and cuts its own ranks' pieces.
   const GlobalTensor global = randomGlobalTensor(request.shape, request.dtype, needsLogicalValues(request), rng);
-  const DistTensor source = makeSourcePieces(global, plan.src, rng);
+  KeptRanks own;
+  if (settings.group != nullptr) own = [&](int64_t id) { return settings.ownerOf(id) == settings.group->rank(); };
+  const DistTensor source = makeSourcePieces(global, plan.src, rng, own);
 
   for (const Step& step : plan.steps) outcome.busBytes += stepBusBytes(step);
   const int iterations = std::max(1, settings.iterations);
@@ -126,12 +130,15 @@ ReshardOutcome runReshard(const ReshardRequest& request, const Plan& plan, Execu
     DistTensor tensor = source;
     ExecutionStats stats;
     try {
-      stats = executeWithFault(plan, tensor, backend, fault);
+      stats = settings.group != nullptr ? executeShared(plan, tensor, *settings.group, settings.ownerOf)
+                                        : executeWithFault(plan, tensor, backend, fault);
     } catch (const ExecutionError& e) {
       outcome.problem = e.what();
       return outcome;
     }
-    PieceCheck check = checkDestinationPieces(tensor, global);
+    const PieceCheck check = settings.group != nullptr
+                                 ? checkSharedPieces(tensor, global, *settings.group, settings.ownerOf)
+                                 : checkDestinationPieces(tensor, global);
     outcome.maxError = std::max(outcome.maxError, check.maxError);
     if (!check.ok()) {
       outcome.problem = check.problem.empty() ? fmt::format("max error {:g}", check.maxError) : check.problem;

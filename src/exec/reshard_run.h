@@ -10,6 +10,7 @@
 #include <string_view>
 
 #include "exec/execution_backend.h"
+#include "exec/multiprocess/shared_execution.h"
 #include "reshard/plan.h"
 #include "reshard/planner.h"
 
@@ -30,6 +31,11 @@ std::optional<Fault> parseFault(std::string_view text);
 struct RunSettings {
   uint64_t seed = 1;
   int iterations = 1;  // > 1: the first is a warm-up, the time is the mean of the rest
+  // `run --backend cpu` under mpirun: the ranks shared out over the processes
+  // (exec/multiprocess/shared_execution.h); each makes and checks the pieces
+  // of the ranks `ownerOf` gives it. The backend is not used then.
+  ProcessGroup* group = nullptr;
+  RankOwner ownerOf;
 };
 
 struct ReshardOutcome {
@@ -44,7 +50,8 @@ struct ReshardOutcome {
 
 // Runs `plan` (made for `request`) on `backend`. `index` (0-based) makes each
 // reshard's data differ under one seed. BackendError propagates: the backend
-// cannot go on.
+// cannot go on. Shared over processes (settings.group), a fault is not
+// injected (run refuses --inject-fault there).
 ReshardOutcome runReshard(const ReshardRequest& request, const Plan& plan, ExecutionBackend& backend,
                           const RunSettings& settings, size_t index, const Fault* fault);
 

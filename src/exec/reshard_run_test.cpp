@@ -72,7 +72,9 @@ TEST_CASE("a plan run on the CPU backend passes; an injected fault fails it") {
   const Plan plan = planMinCost(request, CostModel{});
   REQUIRE_FALSE(plan.steps.empty());
   auto backend = makeCpuBackend();
-  RunSettings settings{42, 2};
+  RunSettings settings;
+  settings.seed = 42;
+  settings.iterations = 2;
   ReshardOutcome good = runReshard(request, plan, *backend, settings, 0, nullptr);
   CHECK_MESSAGE(good.passed, good.problem);
   CHECK(good.bytesMoved > 0);

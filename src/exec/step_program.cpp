@@ -2,6 +2,7 @@
 
 #include <algorithm>
 #include <cmath>
+#include <new>
 
 #include <fmt/format.h>
 
@@ -489,6 +490,18 @@ int64_t StepProgram::communicationBytes(int64_t elemBytes) const {
 StepProgram lowerStep(const Step& step, const std::vector<int64_t>& shape, DType dtype,
                       const std::map<int64_t, Box>& boxes, int64_t elemBytes) {
   return Lowering(step, shape, dtype, boxes, elemBytes).run();
+}
+
+int64_t stepCommunicationBytes(const Step& step, const std::vector<int64_t>& shape, DType dtype,
+                               const std::map<int64_t, Box>& boxes) {
+  try {
+    const int64_t elemBytes = dtypeSize(dtype);
+    return lowerStep(step, shape, dtype, boxes, elemBytes).communicationBytes(elemBytes);
+  } catch (const std::bad_alloc&) {
+    throw;  // out of memory is never "no bytes" (support/failure.h)
+  } catch (const std::exception&) {
+    return 0;
+  }
 }
 
 }  // namespace reshardctl

@@ -88,4 +88,10 @@ struct StepProgram {
 StepProgram lowerStep(const Step& step, const std::vector<int64_t>& shape, DType dtype,
                       const std::map<int64_t, Box>& boxes, int64_t elemBytes);
 
+// The bytes `step` hands to the communication primitives on pieces of
+// `boxes` (communicationBytes of its lowering); 0 where the lowering rejects
+// the step (the executor reports that).
+int64_t stepCommunicationBytes(const Step& step, const std::vector<int64_t>& shape, DType dtype,
+                               const std::map<int64_t, Box>& boxes);
+
 }  // namespace reshardctl

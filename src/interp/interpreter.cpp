@@ -36,16 +36,20 @@ std::string shapeDisagreement(const Operation& op, const std::vector<std::option
   return {};
 }
 
+// The bytes of a tensor's elements, by its shape: a stub (rank_share.h)
+// counts as the piece it stands for, so that every process of a shared run
+// counts alike.
+uint64_t tensorBytes(const Tensor& t) {
+  uint64_t n = t.isList ? 0 : static_cast<uint64_t>(numelOf(t.shape)) * sizeof(double);
+  for (const Tensor& item : t.items) n += tensorBytes(item);
+  return n;
+}
+
 // The bytes a value's state holds: its serial tensor and every rank's piece.
 uint64_t heldBytes(const ValueState& state) {
-  auto bytes = [](const Tensor& t) {
-    uint64_t n = t.data.size() * sizeof(double);
-    for (const Tensor& item : t.items) n += item.data.size() * sizeof(double);
-    return n;
-  };
-  uint64_t total = bytes(state.serial);
+  uint64_t total = tensorBytes(state.serial);
   for (const std::optional<Tensor>& piece : state.ranks)
-    if (piece) total += bytes(*piece);
+    if (piece) total += tensorBytes(*piece);
   return total;
 }
 
@@ -60,7 +64,13 @@ Interpreter::Interpreter(const Program& program, ExecutionBackend& backend, cons
       values_(program.valueCount(), world_.size()),
       reshards_(backend, options.costs),
       checkContext_{world_, layouts_, options_} {
-  if (options.processes != nullptr && !local) share_ = std::make_unique<RankShare>(*options.processes);
+  if (options.processes != nullptr && !local) {
+    share_ = std::make_unique<RankShare>(*options.processes, world_.size());
+    reshards_.shareOver(*options.processes, [this](int64_t id) {
+      const std::optional<size_t> r = world_.indexOf(id);
+      return static_cast<int>(r ? share_->ownerOf(*r) : 0);
+    });
+  }
 }
 
 ValidationOutcome Interpreter::run() {
@@ -79,6 +89,13 @@ ValidationOutcome Interpreter::run() {
   outcome_.unexecutedOps = outcome_.totalOps - outcome_.matchedOps - outcome_.dependentOps -
                            outcome_.notSimulatedOps - outcome_.divergedOps;
   outcome_.stoppedEarly = stopped_;
+  outcome_.pieceBytes = {static_cast<double>(pieceBytes_)};
+  outcome_.receivedBytes = {0};
+  if (share_) {
+    outcome_.pieceBytes = share_->gatherFigure(static_cast<double>(pieceBytes_));
+    outcome_.receivedBytes =
+        share_->gatherFigure(static_cast<double>(share_->receivedBytes() + reshards_.receivedBytes()));
+  }
   return outcome_;
 }
 
@@ -101,13 +118,11 @@ void Interpreter::runProgramInputs(const Block& body) {
                                   parseDType(arg->type->dtype).value_or(DType::F32), options_.seed, key);
       state.known = true;
       if (arg->dist == nullptr) {
-        for (size_t r = 0; r < world_.size(); ++r) state.ranks[r] = state.serial;
+        for (size_t r = 0; r < world_.size(); ++r)
+          keepPiece(state, r, ownsRank(r) ? state.serial : stubOf(state.serial));
         continue;
       }
-      const Layout& layout = layouts_.of(*arg->dist);
-      for (int64_t position = 0; position < layout.mesh.size(); ++position)
-        if (std::optional<size_t> r = world_.indexOf(processIdAt(layout.mesh, position)))
-          state.ranks[*r] = pieceOf(state.serial, layout, meshCoord(layout.mesh, position));
+      layOut(state, layouts_.of(*arg->dist));
     } catch (const std::bad_alloc&) {
       throw;  // out of memory is the run's failure, not this input's (runCli reports it)
     } catch (const std::exception&) {  // too large, or a layout no placement can express
@@ -208,7 +223,7 @@ bool Interpreter::runOnRanks(const Operation& op, Kernel kernel, const OpAttribu
   if (share_) {
     std::vector<ValueState*> results;
     for (size_t i = 0; i < op.numResults(); ++i) results.push_back(&values_.at(op.result(i)));
-    share_->exchange(ranks, results);
+    share_->exchangeShapes(ranks, results);
   }
   return true;
 }
@@ -249,7 +264,11 @@ std::optional<Divergence> Interpreter::runOnRank(const Operation& op, Kernel ker
     d.message = fmt::format("{}: rank {} cannot run it on its pieces: {}", op.name(), id, e.what());
     return d;
   }
-  for (size_t i = 0; i < op.numResults(); ++i) values_.at(op.result(i)).ranks[r] = std::move(context.outputs()[i]);
+  for (size_t i = 0; i < op.numResults(); ++i) {
+    std::optional<Tensor>& piece = context.outputs()[i];
+    if (piece) pieceBytes_ += tensorBytes(*piece);
+    values_.at(op.result(i)).ranks[r] = std::move(piece);
+  }
   return std::nullopt;
 }
 
@@ -287,11 +306,12 @@ void Interpreter::runReshard(const Operation& op) {
   try {
     if (!input->dist || !output->dist) throw LayoutError("a reshard needs dist types on both sides");
     ranks = world_.indicesOf(output->dist->mesh);
-    std::map<int64_t, const Tensor*> pieces;
+    std::map<int64_t, const Tensor*> pieces;  // under mpirun, of this process's ranks (the plan runs shared)
     for (size_t r = 0; r < world_.size(); ++r)
-      if (from.ranks[r]) pieces[world_.processId(r)] = &*from.ranks[r];
+      if (from.ranks[r] && ownsRank(r)) pieces[world_.processId(r)] = &*from.ranks[r];
     for (auto& [id, piece] : reshards_.move(from.serial.shape, *input->dist, *output->dist, pieces))
-      if (std::optional<size_t> r = world_.indexOf(id)) to.ranks[*r] = std::move(piece);
+      if (std::optional<size_t> r = world_.indexOf(id)) keepPiece(to, *r, std::move(piece));
+    if (share_) layOutStubs(to, layouts_.of(*output->dist));
   } catch (const BackendError&) {
     throw;
   } catch (const std::bad_alloc&) {
@@ -316,8 +336,9 @@ std::optional<bool> Interpreter::condition(const Operation& op, const Value* con
     return std::nullopt;
   }
   const bool serial = state.serial.data.front() != 0.0;
-  for (size_t r = 0; r < world_.size(); ++r) {
-    if (!state.ranks[r]) continue;
+  std::optional<Divergence> found;
+  for (size_t r = 0; r < world_.size() && !found; ++r) {
+    if (!state.ranks[r] || !ownsRank(r)) continue;
     const int64_t id = world_.processId(r);
     const std::vector<double>& piece = state.ranks[r]->data;
     if (!piece.empty() && (piece.front() != 0.0) == serial) continue;
@@ -331,9 +352,12 @@ std::optional<bool> Interpreter::condition(const Operation& op, const Value* con
                     : fmt::format("{}: the condition {} is {} on rank {} but {} in the serial program; a condition "
                                   "must be replicated",
                                   op.name(), name(cond), !serial, id, serial);
-    diverge(std::move(d));
+    found = std::move(d);
+  }
+  if (share_) found = share_->agree(op, std::move(found));
+  if (found) {
+    diverge(std::move(*found));
     if (stopped_) return std::nullopt;
-    break;
   }
   return serial;
 }
@@ -479,7 +503,7 @@ void Interpreter::checkResults(const Operation& op, const std::vector<size_t>& r
     const Value* value = op.result(i);
     const ValueState& state = values_.at(value);
     if (!state.known || state.serial.isList || !isTensorValue(value)) continue;
-    if (std::optional<Divergence> d = checkResult(op, i, state, ranks, checkContext_)) {
+    if (std::optional<Divergence> d = checkResult(op, i, ranks)) {
       matched = false;
       diverge(std::move(*d));
       if (stopped_) return;
@@ -496,17 +520,50 @@ void Interpreter::resync(const Operation& op, const std::vector<size_t>& ranks) 
     if (!state.known) continue;
     std::fill(state.ranks.begin(), state.ranks.end(), std::nullopt);
     if (value->dist == nullptr || state.serial.isList) {
-      for (size_t r : ranks) state.ranks[r] = state.serial;
+      for (size_t r : ranks) keepPiece(state, r, ownsRank(r) ? state.serial : stubOf(state.serial));
       continue;
     }
     try {
-      const Layout& layout = layouts_.of(*value->dist);
-      for (int64_t position = 0; position < layout.mesh.size(); ++position)
-        if (std::optional<size_t> r = world_.indexOf(processIdAt(layout.mesh, position)))
-          state.ranks[*r] = pieceOf(state.serial, layout, meshCoord(layout.mesh, position));
+      layOut(state, layouts_.of(*value->dist));
     } catch (const LayoutError&) {
       state = ValueState{};  // no layout to lay it out by: later uses are not checked
     }
+  }
+}
+
+std::optional<Divergence> Interpreter::checkResult(const Operation& op, size_t result,
+                                                   const std::vector<size_t>& ranks) {
+  const ValueState& state = values_.at(op.result(result));
+  if (!share_) return reshardctl::checkResult(op, result, state, ranks, checkContext_);
+  return share_->check(op, checkOrder(op, result, ranks, checkContext_), state, [&](const RankPieces& pieces) {
+    return reshardctl::checkResult(op, result, state, ranks, checkContext_, pieces);
+  });
+}
+
+void Interpreter::keepPiece(ValueState& state, size_t r, Tensor piece) {
+  if (ownsRank(r)) pieceBytes_ += tensorBytes(piece);
+  state.ranks[r] = std::move(piece);
+}
+
+// The serial value cut into its ranks' pieces (the others' as stubs).
+void Interpreter::layOut(ValueState& state, const Layout& layout) {
+  for (int64_t position = 0; position < layout.mesh.size(); ++position)
+    if (const std::optional<size_t> r = world_.indexOf(processIdAt(layout.mesh, position)); r && ownsRank(*r))
+      keepPiece(state, *r, pieceOf(state.serial, layout, meshCoord(layout.mesh, position)));
+  layOutStubs(state, layout);
+}
+
+// The stubs of the other processes' ranks of a value laid out as `layout`.
+void Interpreter::layOutStubs(ValueState& state, const Layout& layout) {
+  for (int64_t position = 0; position < layout.mesh.size(); ++position) {
+    const std::optional<size_t> r = world_.indexOf(processIdAt(layout.mesh, position));
+    if (!r || ownsRank(*r)) continue;
+    const MeshCoord coord = meshCoord(layout.mesh, position);
+    Tensor stub;
+    const Box box = pieceBox(state.serial.shape, layout, coord);
+    for (size_t d = 0; d < box.rank(); ++d) stub.shape.push_back(box.extent(d));
+    stub.dtype = state.serial.dtype;
+    state.ranks[*r] = std::move(stub);
   }
 }
 

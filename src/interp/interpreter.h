@@ -59,6 +59,13 @@ class Interpreter {
   std::vector<size_t> executingRanks(const Operation& op);
   bool operandsKnown(const Operation& op);
   void checkResults(const Operation& op, const std::vector<size_t>& ranks);
+  std::optional<Divergence> checkResult(const Operation& op, size_t result, const std::vector<size_t>& ranks);
+  // Under mpirun: whether this process holds rank r's elements (else a stub).
+  bool ownsRank(size_t r) const { return !share_ || share_->owns(r); }
+  // Rank r's piece of `state`, counted when this process owns it.
+  void keepPiece(ValueState& state, size_t r, Tensor piece);
+  void layOut(ValueState& state, const Layout& layout);
+  void layOutStubs(ValueState& state, const Layout& layout);
   // The condition of an if/while as every holder sees it; nullopt after a divergence.
   std::optional<bool> condition(const Operation& op, const Value* cond);
   void copyValue(const Value* from, const Value* to);
@@ -80,6 +87,7 @@ class Interpreter {
   const LocalRunHooks* local_;
   RankWorld world_;
   std::unique_ptr<RankShare> share_;  // under mpirun with several processes
+  uint64_t pieceBytes_ = 0;           // the elements of own ranks' pieces made, in bytes
   ValueStore values_;
   LayoutCache layouts_;
   ReshardRunner reshards_;

@@ -2,6 +2,8 @@
 
 #include <fmt/format.h>
 
+#include "exec/multiprocess/multi_process.h"
+#include "exec/multiprocess/process_group.h"
 #include "exec/piece.h"
 #include "reshard/local_box.h"
 #include "reshard/mesh_coords.h"
@@ -17,33 +19,58 @@ const Plan& ReshardRunner::planFor(const Shape& shape, const TensorDistAttr& src
   return plans_.emplace(std::move(key), planMinCost(request, costs_)).first->second;
 }
 
+bool ReshardRunner::holds(int64_t id) const { return group_ == nullptr || ownerOf_(id) == group_->rank(); }
+
+void ReshardRunner::agree(std::optional<std::pair<int64_t, std::string>> mine) {
+  if (group_ == nullptr) {
+    if (mine) throw ExecutionError(mine->second);
+    return;
+  }
+  const std::string lowest =
+      lowestPositionedProblem(group_->allGather(mine ? positionedProblem(mine->first, mine->second) : ""));
+  if (!lowest.empty()) throw ExecutionError(lowest);
+}
+
 std::map<int64_t, Tensor> ReshardRunner::move(const Shape& shape, const TensorDistAttr& src,
                                               const TensorDistAttr& dst,
                                               const std::map<int64_t, const Tensor*>& pieces) {
   const Plan& plan = planFor(shape, src, dst);
   DistTensor tensor{shape, DType::F64, plan.src, {}};
-  for (int64_t position = 0; position < plan.src.mesh.size(); ++position) {
+  std::optional<std::pair<int64_t, std::string>> problem;
+  for (int64_t position = 0; position < plan.src.mesh.size() && !problem; ++position) {
     const int64_t id = processIdAt(plan.src.mesh, position);
+    if (!holds(id)) continue;
     auto found = pieces.find(id);
-    if (found == pieces.end()) throw ExecutionError(fmt::format("rank {} holds no piece to send", id));
     const Box box = localBox(shape, plan.src, meshCoord(plan.src.mesh, position));
-    if (found->second->numel() != box.volume() || found->second->rank() != box.rank())
-      throw ExecutionError(fmt::format("rank {} holds a {} piece where the source layout gives it {} elements", id,
-                                       shapeText(found->second->shape), box.volume()));
-    tensor.pieces[id] = Piece{box, found->second->data};
+    if (found == pieces.end())
+      problem = {position, fmt::format("rank {} holds no piece to send", id)};
+    else if (found->second->numel() != box.volume() || found->second->rank() != box.rank())
+      problem = {position, fmt::format("rank {} holds a {} piece where the source layout gives it {} elements", id,
+                                       shapeText(found->second->shape), box.volume())};
+    else
+      tensor.pieces[id] = Piece{box, found->second->data};
   }
-  backend_.execute(plan, tensor);
+  agree(std::move(problem));
+  if (group_ != nullptr) executeShared(plan, tensor, *group_, ownerOf_, &receivedBytes_);
+  else backend_.execute(plan, tensor);
   std::map<int64_t, Tensor> moved;
-  for (int64_t position = 0; position < plan.dst.mesh.size(); ++position) {
+  for (int64_t position = 0; position < plan.dst.mesh.size() && !problem; ++position) {
     const int64_t id = processIdAt(plan.dst.mesh, position);
+    if (!holds(id)) continue;
     auto found = tensor.pieces.find(id);
-    if (found == tensor.pieces.end()) throw ExecutionError(fmt::format("rank {} received no piece", id));
+    if (found == tensor.pieces.end()) {
+      problem = {position, fmt::format("rank {} received no piece", id)};
+      break;
+    }
     Tensor piece;
     for (size_t d = 0; d < found->second.box.rank(); ++d) piece.shape.push_back(found->second.box.extent(d));
     piece.data = std::move(found->second.values);
-    if (piece.numel() != numelOf(piece.shape)) throw ExecutionError(fmt::format("rank {} received a malformed piece", id));
-    moved[id] = std::move(piece);
+    if (piece.numel() != numelOf(piece.shape))
+      problem = {position, fmt::format("rank {} received a malformed piece", id)};
+    else
+      moved[id] = std::move(piece);
   }
+  agree(std::move(problem));
   return moved;
 }
 

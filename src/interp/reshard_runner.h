@@ -6,10 +6,13 @@
 
 #include <cstdint>
 #include <map>
+#include <optional>
+#include <utility>
 #include <string>
 #include <unordered_map>
 
 #include "exec/execution_backend.h"
+#include "exec/multiprocess/shared_execution.h"
 #include "interp/tensor.h"
 #include "reshard/cost_model.h"
 #include "reshard/plan.h"
@@ -28,12 +31,29 @@ class ReshardRunner {
 
   ExecutionBackend& backend() { return backend_; }
 
+  // Under mpirun: this process holds (and `move` takes and gives) only the
+  // pieces of the ranks `ownerOf` gives it; the plan runs shared over the
+  // processes (exec/multiprocess/shared_execution.h), and a missing piece
+  // found by any process is every process's error.
+  void shareOver(ProcessGroup& group, RankOwner ownerOf) {
+    group_ = &group;
+    ownerOf_ = std::move(ownerOf);
+  }
+  uint64_t receivedBytes() const { return receivedBytes_; }  // from other processes
+
  private:
   const Plan& planFor(const Shape& shape, const TensorDistAttr& src, const TensorDistAttr& dst);
+  bool holds(int64_t id) const;
+  // Throws, on every process alike, the problem at the lowest mesh position
+  // any process found (`mine`: this process's first, if any).
+  void agree(std::optional<std::pair<int64_t, std::string>> mine);
 
   ExecutionBackend& backend_;
   const CostModel& costs_;
   std::unordered_map<std::string, Plan> plans_;
+  ProcessGroup* group_ = nullptr;
+  RankOwner ownerOf_;
+  uint64_t receivedBytes_ = 0;
 };
 
 }  // namespace reshardctl

@@ -47,12 +47,13 @@ std::optional<Divergence> compareWithSerial(const Operation& op, size_t result, 
 // A value with no dist type: every rank that ran the op holds it whole.
 std::optional<Divergence> checkDense(const Operation& op, size_t result, const ValueState& state,
                                      const std::vector<size_t>& ranks, const Tolerance& tolerance,
-                                     ResultCheckContext& context) {
+                                     ResultCheckContext& context, const RankPieces& pieces) {
   for (size_t r : ranks) {
     const int64_t id = context.world.processId(r);
-    if (!state.ranks[r])
+    const Tensor* piece = pieces(r);
+    if (piece == nullptr)
       return divergence(op, result, context.options, "missing", fmt::format("rank {} holds no value", id));
-    std::optional<Divergence> d = compareWithSerial(op, result, *state.ranks[r], state.serial, tolerance,
+    std::optional<Divergence> d = compareWithSerial(op, result, *piece, state.serial, tolerance,
                                                     context.options, fmt::format("rank {} ", id));
     if (d) {
       d->ranks = {id};
@@ -70,11 +71,32 @@ std::string resultLabel(const Operation& op, size_t result, const ValidateOption
                       : fmt::format("{} result {} ({})", op.name(), result, name);
 }
 
+std::vector<size_t> checkOrder(const Operation& op, size_t result, const std::vector<size_t>& ranks,
+                               ResultCheckContext& context) {
+  const Value* value = op.result(result);
+  if (value->dist == nullptr) return ranks;
+  std::vector<size_t> order;
+  try {
+    const Layout& layout = context.layouts.of(*value->dist);
+    for (int64_t position = 0; position < layout.mesh.size(); ++position)
+      if (const std::optional<size_t> r = context.world.indexOf(processIdAt(layout.mesh, position))) order.push_back(*r);
+  } catch (const LayoutError&) {  // the check reads no piece
+  }
+  return order;
+}
+
 std::optional<Divergence> checkResult(const Operation& op, size_t result, const ValueState& state,
                                       const std::vector<size_t>& ranks, ResultCheckContext& context) {
+  return checkResult(op, result, state, ranks, context,
+                     [&state](size_t r) { return state.ranks[r] ? &*state.ranks[r] : nullptr; });
+}
+
+std::optional<Divergence> checkResult(const Operation& op, size_t result, const ValueState& state,
+                                      const std::vector<size_t>& ranks, ResultCheckContext& context,
+                                      const RankPieces& pieces) {
   const Value* value = op.result(result);
   const Tolerance tolerance = toleranceFor(state.serial.dtype, context.options.rtol, context.options.atol);
-  if (value->dist == nullptr) return checkDense(op, result, state, ranks, tolerance, context);
+  if (value->dist == nullptr) return checkDense(op, result, state, ranks, tolerance, context, pieces);
 
   const Layout* layout = nullptr;
   try {
@@ -85,7 +107,7 @@ std::optional<Divergence> checkResult(const Operation& op, size_t result, const 
   const Assembly a = assemble(state.serial.shape, state.serial.dtype, *layout,
                               [&](int64_t id) -> const Tensor* {
                                 const std::optional<size_t> r = context.world.indexOf(id);
-                                return r && state.ranks[*r] ? &*state.ranks[*r] : nullptr;
+                                return r ? pieces(*r) : nullptr;
                               },
                               tolerance);
   Divergence d;

@@ -41,8 +41,9 @@ struct ValidateOptions {
   CostModel costs;                     // for planning the reshards
   // How diagnostics name a value ("%9"); the tool numbers them as the input does.
   std::function<std::string(const Value*)> nameOf;
-  // Under mpirun with several processes: the ranks' kernels are shared out
-  // over them (share/rank_share.h); every process must validate alike.
+  // Under mpirun with several processes: the ranks, their kernels and their
+  // pieces are shared out over them (share/rank_share.h); every process must
+  // validate alike. budget.processes says how many there are.
   ProcessGroup* processes = nullptr;
 };
 
@@ -76,6 +77,9 @@ struct ValidationOutcome {
   size_t unexecutedOps = 0;    // in a branch not taken, or after the first divergence
   size_t ranks = 0;
   size_t processes = 1;        // the MPI processes the ranks were shared out over
+  // By process: the bytes of the rank pieces it made (its share of the
+  // ranks' memory and work) and of the pieces it received from the others.
+  std::vector<double> pieceBytes, receivedBytes;
   bool stoppedEarly = false;   // stopped at the first divergence (no --all)
   std::vector<NotSimulated> notSimulated;
   std::vector<Divergence> divergences;

@@ -209,6 +209,8 @@ std::string manPage(const CLI::App& app) {
          ".TP\n\\fBRESHARDCTL_FAULT_LOWERING\\fR\nFor tests only: \\fBslice-bound\\fR or \\fBreduce-type\\fR makes "
          "\\fBlower\\fR lower wrong on purpose (r_to_s with the next rank's slice bounds, p_to_r's all_reduce a MAX "
          "for a SUM), which \\fBvalidate \\-\\-lowered\\fR must catch.\n"
+         ".TP\n\\fBRESHARDCTL_SHARE_STATS\\fR\nWhen set, \\fBvalidate\\fR says on standard error, for each "
+         "process under mpirun (or the one), the bytes of the ranks' pieces it made and received.\n"
          ".TP\n\\fBRESHARDCTL_VERIFY_EACH\\fR\nWhen 1, the graph checker and the verifier run after each pass "
          "(always in debug builds); a pass that breaks the graph is an internal error.\n"
          ".TP\n\\fBTMPDIR\\fR\nWhere a piped input larger than 16 MiB is kept (an unlinked file), and where an "

@@ -2,11 +2,14 @@
 // dist_op.reshard → run each plan on real data on a backend (the CPU
 // reference, or GPUs through NCCL) → a PASS/FAIL row per reshard.
 //
-// Under mpirun (`--backend nccl`, multi_process.h) every process runs this
-// same code on the same input: one process per rank. Each stage that can fail
+// Under mpirun every process runs this same code on the same input: with
+// `--backend nccl` one process per rank (multi_process.h); with `--backend
+// cpu` the ranks shared out over the processes, each making, moving and
+// checking its own ranks' pieces (exec/multiprocess/shared_execution.h). Each stage that can fail
 // on some processes only ends with every process agreeing on one exit status
 // before the next collective call, so none is left waiting; process 0 alone
 // prints the table and the shared messages.
+#include <algorithm>
 #include <chrono>
 #include <cstdio>
 #include <cstdlib>
@@ -29,6 +32,7 @@
 #include "passes/partition_pass.h"
 #include "reshard/cost_model.h"
 #include "support/failure.h"
+#include "support/text.h"
 #include "tool/cli.h"
 #include "tool/cli_support.h"
 #include "tool/input_files.h"
@@ -134,7 +138,15 @@ std::vector<Row> planRows(const std::vector<ReshardReport>& reports, const RunOp
   return rows;
 }
 
-std::string formatTable(const std::vector<Row>& rows, std::string_view backend, const ShrinkOutcome& shrink) {
+// " on R ranks in P processes" under a shared cpu run, else "".
+std::string sharedText(const std::vector<Row>& rows, const Team& team, const RunOptions& options) {
+  if (team.group == nullptr || options.backend != BackendKind::Cpu) return "";
+  const size_t ranks = ranksOf(rows).size();
+  return fmt::format(" on {} in {} processes", plural(ranks, "rank", "ranks"), team.group->size());
+}
+
+std::string formatTable(const std::vector<Row>& rows, std::string_view backend, const ShrinkOutcome& shrink,
+                        const std::string& shared) {
   std::string out = shrink.line.empty() ? "" : "run " + shrink.line + "\n";
   out += fmt::format("{:>5}  {:<18} {:<34} {:<6} {:>9} {:>12} {:>10} {:>11}\n", "line",
                                 "reshard", "transition", "result", "max_err", "bytes", "time_us",
@@ -151,7 +163,7 @@ std::string formatTable(const std::vector<Row>& rows, std::string_view backend, 
     if (!o.passed) out += fmt::format("       {}\n", o.problem);
     passed += o.passed ? 1 : 0;
   }
-  out += fmt::format("backend {}\n{} passed, {} failed\n", backend, passed, rows.size() - passed);
+  out += fmt::format("backend {}{}\n{} passed, {} failed\n", backend, shared, passed, rows.size() - passed);
   return out;
 }
 
@@ -190,7 +202,20 @@ std::string formatJson(const std::vector<Row>& rows, std::string_view backend, c
 // takes a while.
 void runRows(std::vector<Row>& rows, ExecutionBackend& backend, const RunOptions& options,
              const std::optional<Fault>& fault, const Team& team, Reporter& reporter) {
-  const RunSettings settings{options.seed, options.iterations};
+  RunSettings settings;
+  settings.seed = options.seed;
+  settings.iterations = options.iterations;
+  if (team.group != nullptr && options.backend == BackendKind::Cpu) {
+    // Contiguous blocks of the ranks, in process-id order: the ranks of a
+    // group (consecutive on a mesh's last dim) mostly share a process.
+    const std::vector<int64_t> ranks = ranksOf(rows);
+    const auto processes = static_cast<size_t>(team.group->size());
+    settings.group = team.group;
+    settings.ownerOf = [ranks, processes](int64_t id) {
+      const auto at = static_cast<size_t>(std::lower_bound(ranks.begin(), ranks.end(), id) - ranks.begin());
+      return static_cast<int>(at * processes / std::max<size_t>(ranks.size(), 1));
+    };
+  }
   const Clock::time_point start = Clock::now();
   Clock::time_point lastProgress = start;
   for (size_t i = 0; i < rows.size(); ++i) {
@@ -237,7 +262,7 @@ std::unique_ptr<ExecutionBackend> makeBackend(const RunOptions& options, const s
 int runPlanned(std::vector<Row>& rows, const RunOptions& options, const std::string& source,
                const std::optional<Fault>& fault, const ShrinkOutcome& shrink, const Team& team,
                DiagnosticEngine& diagnostics, Reporter& reporter) {
-  if (team.group != nullptr) {
+  if (team.group != nullptr && options.backend == BackendKind::Nccl) {
     // Known to every process alike, so no process waits for another: checked
     // before any collective call.
     const std::string problem = processCountProblem(ranksOf(rows), team.group->size());
@@ -262,10 +287,11 @@ int runPlanned(std::vector<Row>& rows, const RunOptions& options, const std::str
     diagnostics.error(problem);
     return kExitUsage;
   }
-  // Under MPI every process holds every piece (piece_exchange.h), so all
-  // reach the same verdicts; only the output can fail on process 0 alone.
-  const std::string report =
-      options.json ? formatJson(rows, backend->name(), source, shrink) : formatTable(rows, backend->name(), shrink);
+  // Under MPI the processes agree on every verdict (the nccl backend's
+  // exchange, piece_exchange.h; the cpu one's shared check); only the output
+  // can fail on process 0 alone.
+  const std::string report = options.json ? formatJson(rows, backend->name(), source, shrink)
+                                          : formatTable(rows, backend->name(), shrink, sharedText(rows, team, options));
   const int written = team.leader() ? writeTextOutput(report, options.output, diagnostics) : kExitOk;
   const int status = team.agree(written).status;
   bool allPassed = std::all_of(rows.begin(), rows.end(), [](const Row& row) { return row.outcome.passed; });
@@ -275,10 +301,12 @@ int runPlanned(std::vector<Row>& rows, const RunOptions& options, const std::str
 // The processes of a `--backend nccl` run that mpirun started with more than
 // one process; nullptr otherwise. Throws a Failure when this process must stop.
 std::unique_ptr<ProcessGroup> startTeam(const RunOptions& options) {
-  if (options.backend != BackendKind::Nccl || options.launcher == Launcher::None) return nullptr;
+  if (options.launcher == Launcher::None) return nullptr;
   std::optional<MpiLaunch> launch = detectMpiLaunch([](const char* name) { return std::getenv(name); });
   if (options.launcher == Launcher::Mpi && !launch) launch = MpiLaunch{"--launcher mpi", 1, 0};
   if (!launch || (launch->size == 1 && options.launcher != Launcher::Mpi)) return nullptr;
+  // A cpu run in one process holds every rank already.
+  if (options.backend == BackendKind::Cpu && launch->size.value_or(2) == 1) return nullptr;
   std::string error;
   std::unique_ptr<ProcessGroup> processes = startProcessGroup(&error);
   if (!processes) {
@@ -310,6 +338,12 @@ int runRun(const RunOptions& options, Reporter& reporter) {
   if (prepared.status != kExitOk) {
     if (team.rank() == prepared.printer) reporter.report(diagnostics);
     return prepared.status;
+  }
+  if (team.group != nullptr && options.backend == BackendKind::Cpu && fault) {  // alike on every process
+    diagnostics.error("--inject-fault runs in one process: under mpirun the ranks are shared out (run it without "
+                      "mpirun)");
+    if (team.leader()) reporter.report(diagnostics);
+    return kExitUsage;
   }
   std::vector<Row> rows = planRows(reports, options);
   status = runPlanned(rows, options, loaded.source->name(), fault, shrink, team, diagnostics, reporter);

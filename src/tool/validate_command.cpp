@@ -30,6 +30,7 @@
 #include "reshard/mesh_coords.h"
 #include "schedule/lowered_run.h"
 #include "support/failure.h"
+#include "support/output_sink.h"
 #include "support/text.h"
 #include "syntax/printer.h"
 #include "tool/cli.h"
@@ -93,13 +94,29 @@ std::unique_ptr<ExecutionBackend> makeBackend(const ValidateCommandOptions& opti
 }
 
 // The run's failure when the simulation does not fit in memory: how much
-// the program asks and what would make it fit.
-std::string outOfMemoryMessage(const std::string& input, const Program& program, int64_t factor) {
-  const uint64_t elements = programElements(program);
-  return fmt::format("out of memory validating {}: its values hold {} elements ({:.1f} GiB as doubles, serially, "
-                     "and as much again over the ranks){}; validate a smaller copy with --shrink={}",
-                     input, elements, static_cast<double>(elements) * 8 / (1024.0 * 1024 * 1024),
-                     factor > 1 ? fmt::format(" after a shrink of 1/{}", factor) : "", std::max<int64_t>(factor * 4, 16));
+// the program asks (each process: the serial values whole, its share of the
+// ranks' pieces) and what would make it fit.
+std::string outOfMemoryMessage(const std::string& input, const Program& program, int64_t factor, int64_t dynamicDim,
+                               int processes) {
+  const ProgramCost cost = programCost(program, dynamicDim, ValidateOptions{}.maxLoopIterations);
+  constexpr double kGiB = 1024.0 * 1024 * 1024;
+  return fmt::format("out of memory validating {}: its values hold {:.1f} GiB as doubles serially and {:.1f} GiB over "
+                     "the ranks, {:.1f} GiB in {}{}; validate a smaller copy with --shrink={}, or share the ranks "
+                     "over more processes (mpirun -np {})",
+                     input, static_cast<double>(cost.serialBytes) / kGiB, static_cast<double>(cost.rankBytes) / kGiB,
+                     static_cast<double>(cost.bytesPerProcess(static_cast<uint64_t>(processes))) / kGiB,
+                     processes == 1 ? "this process" : fmt::format("each of {} processes", processes),
+                     factor > 1 ? fmt::format(" after a shrink of 1/{}", factor) : "", std::max<int64_t>(factor * 4, 16),
+                     2 * processes);
+}
+
+// RESHARDCTL_SHARE_STATS: what each process held of the ranks' pieces (its
+// share of their memory) and received from the others, on standard error.
+void reportShare(const ValidationOutcome& outcome) {
+  for (size_t process = 0; process < outcome.pieceBytes.size() && process < outcome.receivedBytes.size(); ++process)
+    standardError().write(fmt::format("reshardctl: process {} of {}: rank pieces {:.0f} bytes, received {:.0f} bytes\n",
+                                       process, outcome.pieceBytes.size(), outcome.pieceBytes[process],
+                                       outcome.receivedBytes[process]));
 }
 
 // Standard error as it was before a process other than 0 was silenced: what
@@ -208,6 +225,7 @@ class InputValidator {
       return {status, ""};
     }
     ++(outcome->divergences.empty() ? run_.matching : run_.diverging);
+    if (std::getenv("RESHARDCTL_SHARE_STATS") != nullptr) reportShare(*outcome);
     if (options_.json) run_.files.push_back(outcomeJson(*outcome, loaded, shrink));
     for (const std::string& line : textLines(*outcome, shrink))
       run_.text += (input.oneOfSeveral ? input.name + ": " : "") + line + "\n";
@@ -220,9 +238,11 @@ class InputValidator {
                std::optional<ValidationOutcome>* outcome, ShrinkOutcome* shrink) {
     const InputNames names(*loaded.program);
     if (options_.apply && !applyPartitionPass(*loaded.program, diagnostics, options_.pass).ok) return kExitBadInput;
+    WorkBudget budget = options_.budget;  // in each process
+    budget.processes = static_cast<uint64_t>(processCount());
     // auto shrinks until the program fits validate's budget
     *shrink = shrinkProgram(*loaded.program, *parseShrinkRequest(options_.shrink), diagnostics,
-                            {options_.budget, options_.dynamicDim, ValidateOptions{}.maxLoopIterations});
+                            {budget, options_.dynamicDim, ValidateOptions{}.maxLoopIterations});
     if (!shrink->ok) return kExitBadInput;
     std::string error;
     std::unique_ptr<ExecutionBackend> backend = makeBackend(options_, *loaded.program, &error);
@@ -234,7 +254,7 @@ class InputValidator {
     ValidateOptions validate;
     validate.seed = options_.seed;
     validate.dynamicDim = options_.dynamicDim;
-    validate.budget = options_.budget;
+    validate.budget = budget;
     validate.rtol = options_.rtol;
     validate.atol = options_.atol;
     validate.all = options_.all;
@@ -247,7 +267,8 @@ class InputValidator {
       *outcome = options_.lowered ? validateLowered(*loaded.program, lowered.inputs, lowered.rings, *backend, validate)
                                   : validateProgram(*loaded.program, *backend, validate);
     } catch (const std::bad_alloc&) {  // reported in one place, runCli, with the figure and the way out
-      const Failure failure(FailureKind::OutOfMemory, outOfMemoryMessage(input.name, *loaded.program, shrink->factor));
+      const Failure failure(FailureKind::OutOfMemory, outOfMemoryMessage(input.name, *loaded.program, shrink->factor,
+                                                                         options_.dynamicDim, processCount()));
       if (processes_ != nullptr) endAllProcesses(*processes_, failure);  // perhaps this process alone
       throw failure;
     } catch (const std::exception& e) {
@@ -298,6 +319,8 @@ class InputValidator {
     }
     return kExitOk;
   }
+
+  int processCount() const { return processes_ != nullptr ? processes_->size() : 1; }
 
   const ValidateCommandOptions& options_;
   Reporter& reporter_;
@@ -389,7 +412,8 @@ SubcommandRunner defineValidate(CLI::App& command, ReportingOptions& reporting) 
       ->check(unsignedInteger())
       ->capture_default_str();
   command.add_option("--max-memory", validate.budget.maxMemoryBytes,
-                     "Refuse a program whose values need more bytes than this (0 = no limit)")
+                     "Refuse a program whose values need more bytes than this in one process (under mpirun "
+                     "-np P: the serial values and 1/P of the ranks' pieces; 0 = no limit)")
       ->check(unsignedInteger())
       ->capture_default_str();
   command.add_flag("--all", validate.all, "Go on after the first divergence and report every one");

@@ -150,7 +150,9 @@ std::vector<std::string> runEveryReshard(const Program& program, uint64_t seed) 
     const ReshardRequest request = scaledRequest(reports[i].request, 1);
     const bool dynamic = request.shape != reports[i].request.shape;
     const Plan plan = dynamic ? planMinCost(request, kCosts) : *reports[i].plan;
-    const ReshardOutcome outcome = runReshard(request, plan, *backend, RunSettings{seed, 1}, i, nullptr);
+    RunSettings settings;
+    settings.seed = seed;
+    const ReshardOutcome outcome = runReshard(request, plan, *backend, settings, i, nullptr);
     if (!outcome.passed) problems.push_back(layoutText(plan.src) + " -> " + layoutText(plan.dst) + ": " + outcome.problem);
   }
   return problems;

@@ -17,6 +17,8 @@ namespace reshardctl {
 
 namespace {
 
+constexpr int kPointToPointTag = 1;
+
 int intCount(int64_t count, const char* what) {
   if (count < 0 || count > INT_MAX)
     throw BackendError(fmt::format("{} of {} elements exceeds what one MPI call moves ({})", what, count, INT_MAX));
@@ -87,6 +89,50 @@ class MpiWorld final : public ProcessGroup {
     double result = value;
     MPI_Allreduce(&value, &result, 1, MPI_DOUBLE, MPI_MAX, MPI_COMM_WORLD);
     return result;
+  }
+
+  std::vector<std::vector<double>> allToAll(const std::vector<std::vector<double>>& toEach) override {
+    // Counts first. One too large for MPI throws BackendError on this process
+    // alone: its caller ends every process (the others may wait here).
+    std::vector<int> sendCounts, sendOffsets;
+    std::vector<double> sent;
+    for (const std::vector<double>& values : toEach) {
+      sendOffsets.push_back(intCount(std::ssize(sent), "the values sent"));
+      sendCounts.push_back(intCount(std::ssize(values), "the values sent"));
+      sent.insert(sent.end(), values.begin(), values.end());
+    }
+    intCount(std::ssize(sent), "the values sent");
+    std::vector<int> receiveCounts(static_cast<size_t>(size_));
+    MPI_Alltoall(sendCounts.data(), 1, MPI_INT, receiveCounts.data(), 1, MPI_INT, MPI_COMM_WORLD);
+    std::vector<int> receiveOffsets;
+    int64_t total = 0;
+    for (const int count : receiveCounts) {
+      receiveOffsets.push_back(intCount(total, "the values received"));
+      total += count;
+    }
+    std::vector<double> received(static_cast<size_t>(intCount(total, "the values received")));
+    MPI_Alltoallv(sent.data(), sendCounts.data(), sendOffsets.data(), MPI_DOUBLE, received.data(),
+                  receiveCounts.data(), receiveOffsets.data(), MPI_DOUBLE, MPI_COMM_WORLD);
+    std::vector<std::vector<double>> fromEach;
+    for (size_t p = 0; p < receiveCounts.size(); ++p)
+      fromEach.emplace_back(received.begin() + receiveOffsets[p],
+                            received.begin() + receiveOffsets[p] + receiveCounts[p]);
+    return fromEach;
+  }
+
+  void send(const std::vector<double>& values, int to) override {
+    MPI_Send(values.data(), intCount(std::ssize(values), "a message"), MPI_DOUBLE, to, kPointToPointTag,
+             MPI_COMM_WORLD);
+  }
+
+  std::vector<double> receive(int from) override {
+    MPI_Status status;
+    MPI_Probe(from, kPointToPointTag, MPI_COMM_WORLD, &status);
+    int count = 0;
+    MPI_Get_count(&status, MPI_DOUBLE, &count);
+    std::vector<double> values(static_cast<size_t>(count));
+    MPI_Recv(values.data(), count, MPI_DOUBLE, from, kPointToPointTag, MPI_COMM_WORLD, MPI_STATUS_IGNORE);
+    return values;
   }
 
   [[noreturn]] void abort(const std::string& message, int code) override {

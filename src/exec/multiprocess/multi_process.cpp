@@ -68,4 +68,24 @@ std::string firstProblem(const std::vector<std::string>& problems) {
   return {};
 }
 
+std::string positionedProblem(int64_t position, const std::string& message) {
+  return fmt::format("{}\t{}", position, message);
+}
+
+std::string lowestPositionedProblem(const std::vector<std::string>& problems) {
+  std::string lowest;
+  int64_t lowestAt = -1;
+  for (const std::string& text : problems) {
+    const size_t tab = text.find('\t');
+    if (tab == std::string::npos) continue;
+    int64_t at = 0;
+    std::from_chars(text.data(), text.data() + tab, at);
+    if (lowestAt < 0 || at < lowestAt) {
+      lowestAt = at;
+      lowest = text.substr(tab + 1);
+    }
+  }
+  return lowest;
+}
+
 }  // namespace reshardctl

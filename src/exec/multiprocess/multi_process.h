@@ -46,4 +46,11 @@ AgreedStatus agreeOnStatus(const std::vector<int>& statuses);
 // none): the first non-empty, naming its process when that is not process 0.
 std::string firstProblem(const std::vector<std::string>& problems);
 
+// A problem found at a mesh position, as a process tells the others
+// ("POSITION\tMESSAGE"; "" for none); of every process's, the message at the
+// lowest position (the one a single process, going position by position,
+// meets first), or "" when none found one.
+std::string positionedProblem(int64_t position, const std::string& message);
+std::string lowestPositionedProblem(const std::vector<std::string>& problems);
+
 }  // namespace reshardctl

@@ -81,3 +81,13 @@ TEST_CASE("multi-process: the first problem is every process's problem") {
   CHECK(firstProblem({"", "2 processes on this node need 2 GPUs", "x"}) ==
         "process 1: 2 processes on this node need 2 GPUs");
 }
+
+TEST_CASE("multi process: of the processes' problems, the one at the lowest mesh position") {
+  using reshardctl::lowestPositionedProblem;
+  using reshardctl::positionedProblem;
+  CHECK(lowestPositionedProblem({"", ""}).empty());
+  CHECK(lowestPositionedProblem({positionedProblem(7, "rank 7: a\tb"), "", positionedProblem(3, "rank 3")}) ==
+        "rank 3");
+  CHECK(lowestPositionedProblem({positionedProblem(2, "first"), positionedProblem(2, "second")}) == "first");
+  CHECK(lowestPositionedProblem({"", positionedProblem(0, "a tab\tinside")}) == "a tab\tinside");
+}

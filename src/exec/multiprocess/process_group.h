@@ -28,6 +28,13 @@ class ProcessGroup {
   // counts[p] values from process p (this process gives `mine`), concatenated.
   virtual std::vector<double> allGatherValues(const std::vector<double>& mine, const std::vector<int64_t>& counts) = 0;
   virtual double max(double value) = 0;
+  // toEach[p] to process p (this process's own entry is handed back); what
+  // each process sent this one, in process order.
+  virtual std::vector<std::vector<double>> allToAll(const std::vector<std::vector<double>>& toEach) = 0;
+  // Point to point, in order between each pair of processes: `values` to
+  // process `to`, and what process `from` sends next (as many as it sent).
+  virtual void send(const std::vector<double>& values, int to) = 0;
+  virtual std::vector<double> receive(int from) = 0;
 
   // Prints `message` as an error and ends every process with `code`: the way out
   // when this process cannot go on and the others may be waiting for it.

@@ -48,18 +48,17 @@ struct DimsReader {
 // whatever the dtype: an f32 or i8 value takes 8 bytes an element there.
 uint64_t elementBytes(const Type* type) { return type == nullptr ? 0 : sizeof(double); }
 
-// How many copies of a value's elements a run holds: the serial one and the
-// ranks' pieces (each replica of a piece counts: 4,096 ranks of a replicated
-// value hold 4,096 copies).
-uint64_t copies(const Type* type) {
-  if (type == nullptr || !type->isDist()) return 2;
+// How many copies of a value's elements the ranks' pieces hold (each replica
+// of a piece counts: 4,096 ranks of a replicated value hold 4,096 copies).
+uint64_t rankCopies(const Type* type) {
+  if (type == nullptr || !type->isDist()) return 1;
   const ProcessMesh& mesh = type->dist.mesh;
   uint64_t ranks = 1, split = 1;
   for (int64_t size : mesh.shape) ranks = times(ranks, static_cast<uint64_t>(std::max<int64_t>(size, 1)));
   for (int64_t dim : type->dist.dimsMapping)
     if (dim >= 0 && static_cast<size_t>(dim) < mesh.shape.size())
       split = times(split, static_cast<uint64_t>(std::max<int64_t>(mesh.shape[static_cast<size_t>(dim)], 1)));
-  return plus(1, std::max<uint64_t>(1, ranks / split));
+  return std::max<uint64_t>(1, ranks / split);
 }
 
 // A matmul's contracted size: the largest last dim of its operands (an upper bound).
@@ -90,7 +89,10 @@ void addBlockCost(const Block& block, uint64_t runs, int64_t maxTrips, const Dim
     cost.work = plus(cost.work, times(runs, workOf(*op, reader)));
     for (size_t i = 0; i < op->numResults(); ++i) {
       const Type* type = op->result(i)->type;
-      cost.bytes = plus(cost.bytes, times(copies(type), times(reader.elements(op->result(i)), elementBytes(type))));
+      const uint64_t bytes = times(reader.elements(op->result(i)), elementBytes(type));
+      cost.serialBytes = plus(cost.serialBytes, bytes);
+      cost.rankBytes = plus(cost.rankBytes, times(rankCopies(type), bytes));
+      cost.bytes = plus(cost.serialBytes, cost.rankBytes);
     }
     if (op->regions().empty()) continue;
     const int64_t trips = std::clamp<int64_t>(staticTripCount(*op, maxTrips).value_or(1), 1, std::max<int64_t>(maxTrips, 1));
@@ -110,24 +112,49 @@ ProgramCost programCost(const Program& program, int64_t dynamicDim, int64_t maxL
 }
 
 
+uint64_t ProgramCost::bytesPerProcess(uint64_t processes) const {
+  processes = std::max<uint64_t>(processes, 1);
+  return plus(serialBytes, rankBytes / processes + (rankBytes % processes != 0 ? 1 : 0));
+}
+
 bool withinBudget(const ProgramCost& cost, const WorkBudget& budget) {
   return (budget.maxWork == 0 || cost.work <= budget.maxWork) &&
-         (budget.maxMemoryBytes == 0 || cost.bytes <= budget.maxMemoryBytes);
+         (budget.maxMemoryBytes == 0 || cost.bytesPerProcess(budget.processes) <= budget.maxMemoryBytes);
+}
+
+// The fewest processes whose share of the pieces fits `limit` beside the
+// serial values; 0 when none does (the serial values alone exceed it).
+uint64_t processesToFit(const ProgramCost& cost, uint64_t limit) {
+  if (cost.serialBytes >= limit) return 0;
+  const uint64_t room = limit - cost.serialBytes;
+  return std::max<uint64_t>(1, cost.rankBytes / room + (cost.rankBytes % room != 0 ? 1 : 0));
 }
 
 void checkBudgetUpFront(const Program& program, const WorkBudget& budget, int64_t dynamicDim,
                         int64_t maxLoopIterations) {
-  const auto [work, bytes] = programCost(program, dynamicDim, maxLoopIterations);
-  if (budget.maxWork != 0 && work > budget.maxWork)
+  const ProgramCost cost = programCost(program, dynamicDim, maxLoopIterations);
+  if (budget.maxWork != 0 && cost.work > budget.maxWork)
     throw Failure(FailureKind::Usage,
                   fmt::format("validate refuses the program: its ops, each run once (a counted loop's body as often as "
                               "it states), need {} units of work, more "
-                              "than --max-work={} (raise it to run it anyway)", units(work), budget.maxWork));
-  if (budget.maxMemoryBytes != 0 && bytes > budget.maxMemoryBytes)
+                              "than --max-work={} (raise it to run it anyway)", units(cost.work), budget.maxWork));
+  const uint64_t processes = std::max<uint64_t>(budget.processes, 1);
+  const uint64_t bytes = cost.bytesPerProcess(processes);
+  if (budget.maxMemoryBytes == 0 || bytes <= budget.maxMemoryBytes) return;
+  const uint64_t enough = processesToFit(cost, budget.maxMemoryBytes);
+  const std::string more =
+      enough == 0 ? "" : fmt::format(", or share the ranks over {} processes (mpirun -np {})", enough, enough);
+  if (processes == 1)
     throw Failure(FailureKind::Usage,
                   fmt::format("validate refuses the program: its values, serial and on the ranks, need {} bytes, "
-                              "more than --max-memory={} (raise it to run it anyway)", units(bytes),
-                              budget.maxMemoryBytes));
+                              "more than --max-memory={} (raise it to run it anyway, validate a smaller copy with "
+                              "--shrink{})", units(bytes), budget.maxMemoryBytes, more));
+  throw Failure(FailureKind::Usage,
+                fmt::format("validate refuses the program: its values need {} bytes in each of {} processes (the "
+                            "serial values, {} bytes, and 1/{} of the ranks' pieces, {} bytes), more than "
+                            "--max-memory={} (raise it to run it anyway, validate a smaller copy with --shrink{})",
+                            units(bytes), processes, units(cost.serialBytes), processes, units(cost.rankBytes),
+                            budget.maxMemoryBytes, more));
 }
 
 void WorkMeter::charge(const Operation& op) {

@@ -24,8 +24,11 @@ struct WorkBudget {
   // A few seconds of the interpreter here (a million small op runs, or a
   // dozen 512x512 matmuls); 0 = no limit.
   uint64_t maxWork = 2'000'000'000;
-  // Serial values and the ranks' pieces together; 0 = no limit.
+  // Serial values and the ranks' pieces together, in each process; 0 = no limit.
   uint64_t maxMemoryBytes = uint64_t{4} << 30;
+  // The MPI processes the ranks' pieces are shared over (interp/share/): each
+  // holds the serial values whole and its share of the pieces.
+  uint64_t processes = 1;
 };
 
 // The cost of one run of `op` (see above); -1 dims count as `dynamicDim`.
@@ -40,7 +43,11 @@ using ValueDims = std::function<std::vector<int64_t>(const Value*)>;
 // once), and its values' bytes, serial and on the ranks. O(ops + values).
 struct ProgramCost {
   uint64_t work = 0;
-  uint64_t bytes = 0;
+  uint64_t bytes = 0;        // serial and on the ranks: serialBytes + rankBytes
+  uint64_t serialBytes = 0;  // the serial values
+  uint64_t rankBytes = 0;    // the ranks' pieces
+  // What one of `processes` holds: the serial values and its share of the pieces.
+  uint64_t bytesPerProcess(uint64_t processes) const;
 };
 ProgramCost programCost(const Program& program, int64_t dynamicDim, int64_t maxLoopTrips, const ValueDims& dims = {});
 // Whether `cost` is within `budget` (a limit of 0 is none).
