@@ -233,7 +233,7 @@ class Program {
  public:
   Program();
   ~Program();
-  // A copy is a clone (ir/program_clone.h): it shares what never changes.
+  // A copy is a clone (ir/clone/program_clone.h): it shares what never changes.
   Program(const Program&) = delete;
   Program& operator=(const Program&) = delete;
 

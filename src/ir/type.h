@@ -50,7 +50,7 @@ class TypeTable {
   std::unique_ptr<Type> start(std::string_view text);
   const Type* add(std::unique_ptr<Type> type);
   // Makes every type of `other` one of this table's too, by reference (a
-  // program's clone, ir/program_clone.h): `other` must outlive this table.
+  // program's clone, ir/clone/program_clone.h): `other` must outlive this table.
   // Equal text stays one Type, so types still compare by pointer.
   void adopt(const TypeTable& other);
 
