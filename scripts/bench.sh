@@ -152,6 +152,7 @@ commands=(
   "run--apply 0 run --apply IN -o OUT"
   "validate 0 validate AFTER -o OUT"
   "lower--all-ranks--apply 0 lower --all-ranks --apply IN -o OUT"
+  "lower--all-ranks--apply-8-ranks 0 lower --all-ranks --apply IN8 -o OUT"
   "schedule--apply-8-ranks 0 schedule --apply IN8 -o OUT"
   "lower--plan 0 lower --all-ranks --apply --lowering=plan IN -o OUT"
 )

@@ -117,6 +117,7 @@ void Interpreter::runProgramInputs(const Block& body) {
       state.serial = seededTensor(completeShape(arg->type->dims, -1, options_.dynamicDim),
                                   parseDType(arg->type->dtype).value_or(DType::F32), options_.seed, key);
       state.known = true;
+      if (local_ && local_->seededArgument) local_->seededArgument(k, state.serial);
       if (arg->dist == nullptr) {
         for (size_t r = 0; r < world_.size(); ++r)
           keepPiece(state, r, ownsRank(r) ? state.serial : stubOf(state.serial));

@@ -31,6 +31,9 @@ struct LocalRunHooks {
   std::function<std::optional<Tensor>(const Operation& op, size_t i)> programInput;
   // The program body's block argument `k`; nullopt: seeded.
   std::function<std::optional<Tensor>(size_t k)> argument;
+  // Block argument `k` as seeded, where `argument` gave none: the serial
+  // run keeps it, so each rank's run can take its piece.
+  std::function<void(size_t k, const Tensor& seeded)> seededArgument;
   // Where operand `i`'s piece starts in its global tensor; nullopt: at zero.
   std::function<std::optional<Shape>(const Operation& op, size_t i)> operandOffset;
   // A communication op's results; nullopt: `op` is not one (its kernel runs).

@@ -3,6 +3,7 @@
 #include <algorithm>
 #include <cassert>
 #include <unordered_map>
+#include <vector>
 
 #include <fmt/format.h>
 
@@ -67,6 +68,11 @@ void Block::remove(Operation* op) {
 // ---- Program -----------------------------------------------------------------
 
 Program::Program() : types_(strings_) { body_ = createBlock(nullptr); }
+
+Program::~Program() {
+  assert(liveClones_ == 0 && "a program's clones must go before it (ir/clone/program_clone.h)");
+  if (original_) --original_->liveClones_;
+}
 
 Block* Program::createBlock(Operation* parentOp) {
   blocks_.push_back(std::make_unique<Block>());

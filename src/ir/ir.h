@@ -40,6 +40,7 @@ class Operand {
  private:
   friend class Operation;
   friend class Program;
+  friend class ProgramCloner;
   void link();
   void unlink();
 
@@ -131,6 +132,7 @@ class Operation {
  private:
   friend class Block;
   friend class Program;
+  friend class ProgramCloner;
 
   std::string_view name_;
   std::string_view attributes_;
@@ -194,6 +196,7 @@ class Block {
 
  private:
   friend class Program;
+  friend class ProgramCloner;
   Operation* first_ = nullptr;
   Operation* last_ = nullptr;
   Operation* parentOp_ = nullptr;
@@ -232,6 +235,8 @@ enum class IndentStyle : uint8_t { PerLevel, LeadingSpace };
 class Program {
  public:
   Program();
+  ~Program();
+  // A copy is a clone (ir/clone/program_clone.h): it shares what never changes.
   Program(const Program&) = delete;
   Program& operator=(const Program&) = delete;
 
@@ -318,6 +323,7 @@ class Program {
   }
 
  private:
+  friend class ProgramCloner;
   template <typename Key>
   static std::string_view lookup(const std::unordered_map<const Key*, std::string_view>& map, const Key* key) {
     if (map.empty()) return {};
@@ -347,6 +353,10 @@ class Program {
   bool endsWithoutNewline_ = false;
   std::unordered_map<const Operation*, std::string_view> blankLinesBeforeOp_;
   std::unordered_map<const Block*, std::string_view> blankLinesAtEnd_;
+  // A clone refers to its original's text, types and dist attrs: the
+  // original counts its live clones and must outlive them (asserted).
+  const Program* original_ = nullptr;
+  mutable uint32_t liveClones_ = 0;
 };
 
 // Checks the graph's invariants (ninja's VerifyGraph): every operand is in

@@ -4,7 +4,7 @@ namespace reshardctl {
 
 const Type* TypeTable::find(std::string_view text) const {
   auto it = types_.find(text);
-  return it == types_.end() ? nullptr : it->second.get();
+  return it == types_.end() ? nullptr : it->second;
 }
 
 std::unique_ptr<Type> TypeTable::start(std::string_view text) {
@@ -14,9 +14,14 @@ std::unique_ptr<Type> TypeTable::start(std::string_view text) {
 }
 
 const Type* TypeTable::add(std::unique_ptr<Type> type) {
-  const Type* result = type.get();
-  types_.emplace(type->text, std::move(type));
-  return result;
+  auto [it, fresh] = types_.emplace(type->text, type.get());
+  if (fresh) owned_.push_back(std::move(type));
+  return it->second;  // an equal text added before stays the one Type
+}
+
+void TypeTable::adopt(const TypeTable& other) {
+  types_.reserve(types_.size() + other.types_.size());
+  for (const auto& [text, type] : other.types_) types_.emplace(text, type);
 }
 
 }  // namespace reshardctl

@@ -49,10 +49,15 @@ class TypeTable {
   // in the table: fill it in, then add() it.
   std::unique_ptr<Type> start(std::string_view text);
   const Type* add(std::unique_ptr<Type> type);
+  // Makes every type of `other` one of this table's too, by reference (a
+  // program's clone, ir/clone/program_clone.h): `other` must outlive this table.
+  // Equal text stays one Type, so types still compare by pointer.
+  void adopt(const TypeTable& other);
 
  private:
   StringPool& strings_;
-  std::unordered_map<std::string_view, std::unique_ptr<Type>> types_;
+  std::unordered_map<std::string_view, const Type*> types_;
+  std::vector<std::unique_ptr<Type>> owned_;  // the types this table made
 };
 
 }  // namespace reshardctl

@@ -9,6 +9,7 @@
 
 #include "ir/rewriter.h"
 #include "lower/local_shape.h"
+#include "lower/lowered_ops.h"
 #include "support/op_names.h"
 #include "syntax/attribute_dictionary.h"
 #include "syntax/type_text.h"
@@ -99,16 +100,21 @@ class DenseLowering {
     rewriter_.setAttributes(shape, rewriter_.program().strings().intern(writeAttributes(std::move(entries))), nullptr);
   }
 
-  // remove_unuseful_comm_op_pass.
+  // remove_unuseful_comm_op_pass: a collective on a group of one rank is
+  // the identity. Paddle 3.0's list: all_gather and reduce_scatter, and
+  // all_reduce of SUM or MAX; 3.0-beta's (pir_pass.py, mid 2024):
+  // c_allreduce_sum_ and c_allgather. Each release's functions emit only its
+  // own spellings, so one check serves both.
   bool uselessComm(const Operation& op) const {
     if (op.numOperands() != 1 || op.numResults() != 1) return false;
     const std::string_view attrs = op.attributes();
     if (op.name() == kAllGatherOp || op.name() == kReduceScatterOp)
       return findAttribute(attrs, "nranks") == std::optional<std::string_view>("(Int32)1");
-    if (op.name() != kAllReduceOp) return false;
+    const bool beta = op.name() == kCAllReduceSumOp || op.name() == kCAllGatherOp;
+    if (op.name() != kAllReduceOp && !beta) return false;
     const auto reduce = findAttribute(attrs, "reduce_type");
     const auto ring = findAttribute(attrs, "ring_id");
-    if (!reduce || !ring || (*reduce != "(Int32)0" && *reduce != "(Int32)1")) return false;
+    if (!ring || (!beta && (!reduce || (*reduce != "(Int32)0" && *reduce != "(Int32)1")))) return false;
     const int64_t id = std::stoll(std::string(ring->substr(ring->find(')') + 1)));
     return groups_.sizeOf(id) == 1;
   }

@@ -4,6 +4,7 @@
 #include <set>
 
 #include <fmt/format.h>
+#include <fmt/ranges.h>
 
 #include "ir/rewriter.h"
 #include "lower/dist_to_dense.h"
@@ -38,15 +39,14 @@ bool checkLowerable(const Program& program, DiagnosticEngine& diagnostics) {
   walkOps(*program.body(), [&](const Operation* op) {
     distributed = distributed || op->distAttr();
     if (!ok) return;
-    for (std::string_view comm : kCommunicationOps)
-      if (op->name() == comm) {
-        diagnostics.error(op->location(), 1,
-                          fmt::format("the program holds {}, a communication op Paddle's reshard functions emit: it "
-                                      "was lowered already",
-                                      comm));
-        ok = false;
-        return;
-      }
+    if (isLoweredCommunication(op->name())) {
+      diagnostics.error(op->location(), 1,
+                        fmt::format("the program holds {}, a communication op Paddle's reshard functions emit: it "
+                                    "was lowered already",
+                                    op->name()));
+      ok = false;
+      return;
+    }
     if (op->name() != kReshardOp) return;
     const Value* input = op->operandValue(0);
     if (!input || !input->type || !input->type->isTensor() || !input->dist) {
@@ -57,10 +57,13 @@ bool checkLowerable(const Program& program, DiagnosticEngine& diagnostics) {
                         "this reshard's meshes are known only by their shape; lowering needs their process ids "
                         "(which ranks send, receive and gather)");
       ok = false;
-    } else if (std::find(input->type->dims.begin(), input->type->dims.end(), -1) != input->type->dims.end()) {
+    } else if (const auto dynamic = std::find(input->type->dims.begin(), input->type->dims.end(), -1);
+               dynamic != input->type->dims.end()) {
       diagnostics.error(sourceLocation(*op), 1,
-                        "this reshard moves a tensor with a dynamic dim (-1); Paddle's reshard functions need "
-                        "static shapes (\"dynamic shape is not supported by pir-auto parallel yet\")");
+                        fmt::format("this reshard moves a tensor whose dim {} is dynamic (-1 in [{}]); Paddle's reshard "
+                                    "functions need static shapes (\"dynamic shape is not supported by pir-auto "
+                                    "parallel yet\")",
+                                    dynamic - input->type->dims.begin(), fmt::join(input->type->dims, ", ")));
       ok = false;
     }
   });
@@ -82,6 +85,7 @@ bool lowerReshard(Operation* reshard, ProcessGroups& groups, const LowerOptions&
   std::vector<LoweringWarning> warnings;
   ReshardFunctions functions(ops, groups, rank, warnings);
   functions.usePlans(options.plan);
+  functions.spellAs(options.release);
   try {
     Value* lowered = functions.reshard(*input->dist, *result->dist, input, Target{result->type, *result->dist});
     for (const LoweringWarning& warning : warnings)

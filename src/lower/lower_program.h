@@ -14,6 +14,7 @@
 
 #include "ir/diagnostics.h"
 #include "ir/ir.h"
+#include "lower/lowered_ops.h"
 #include "reshard/cost_model.h"
 
 namespace reshardctl {
@@ -28,6 +29,8 @@ struct LowerOptions {
   // --lowering=plan: each reshard as the min-cost plan under these costs
   // (reshard/planner.h) in the same op vocabulary; null: Paddle's functions.
   const CostModel* plan = nullptr;
+  // --paddle: whose spelling of the collectives (lowered_ops.h).
+  PaddleRelease release = PaddleRelease::V3_0;
 };
 
 struct LowerSummary {
@@ -42,8 +45,10 @@ struct LowerSummary {
 // The ranks of the program: the sorted union of its op meshes' process ids.
 std::vector<int64_t> programRanks(const Program& program);
 
-// Whether the program has anything to lower: false (diagnosed) for a
-// program without op_dist_attr (already dense) or with dynamic dims.
+// Whether the program has anything to lower: false (diagnosed at the op)
+// for a program without op_dist_attr (already dense), one holding a
+// communication op a reshard function emits in either release's spelling
+// (already lowered), or a reshard of a tensor with a dynamic dim.
 bool checkLowerable(const Program& program, DiagnosticEngine& diagnostics);
 
 LowerSummary lowerProgram(Program& program, const LowerOptions& options, DiagnosticEngine& diagnostics);

@@ -3,7 +3,10 @@
 #include <string>
 #include <vector>
 
+#include <algorithm>
+
 #include <doctest/doctest.h>
+#include <fmt/format.h>
 
 #include "passes/partition_pass.h"
 #include "syntax/printer.h"
@@ -20,13 +23,14 @@ struct Lowered {
   std::string text;
 };
 
-Lowered lower(const std::string& file, int64_t rank, LowerStage stage, bool apply = true) {
+Lowered lower(const std::string& file, int64_t rank, LowerStage stage, bool apply = true,
+              PaddleRelease release = PaddleRelease::V3_0) {
   Lowered out{testing::parse(testing::readRepoFile(file), file), {}, {}, {}};
   REQUIRE(out.parsed.program);
   Program& program = *out.parsed.program;
   if (apply) REQUIRE(applyPartitionPass(program, *out.parsed.diagnostics).ok);
   REQUIRE(checkLowerable(program, *out.parsed.diagnostics));
-  out.summary = lowerProgram(program, LowerOptions{rank, stage}, *out.parsed.diagnostics);
+  out.summary = lowerProgram(program, LowerOptions{rank, stage, nullptr, release}, *out.parsed.diagnostics);
   walkOps(*program.body(), [&](const Operation* op) { out.ops.emplace_back(op->name()); });
   out.text = printProgramToString(program);
   return out;
@@ -103,6 +107,53 @@ TEST_CASE("lower: a dense program is already lowered") {
   CHECK_FALSE(checkLowerable(*dense.program, *dense.diagnostics));
   CHECK(dense.errors().find("already lowered") != std::string::npos);
   CHECK(programRanks(*dense.program).empty());
+}
+
+TEST_CASE("lower --paddle=3.0-beta: the 2024 reshard functions' c_* collectives, with their arguments") {
+  const std::string file = "tests/golden/lower/paddle_3_0_beta.ir";
+  Lowered beta = lower(file, 0, LowerStage::Dense, true, PaddleRelease::V3_0Beta);
+  Lowered now = lower(file, 0, LowerStage::Dense, true, PaddleRelease::V3_0);
+  REQUIRE(beta.summary.ok);
+  const auto count = [](const Lowered& l, const std::string& name) {
+    return std::count(l.ops.begin(), l.ops.end(), name);
+  };
+  // p_to_r once, p_to_s once, s_to_r twice: the same moves in either spelling.
+  CHECK(count(beta, "pd_op.c_allreduce_sum_") == 1);
+  CHECK(count(beta, "pd_op.c_reducescatter") == 1);
+  CHECK(count(beta, "pd_op.c_allgather") == 2);
+  CHECK(count(now, "pd_op.all_reduce") == 1);
+  CHECK(count(now, "pd_op.reduce_scatter") == 1);
+  CHECK(count(now, "pd_op.all_gather") == 2);
+  CHECK(beta.ops.size() == now.ops.size());
+  CHECK(beta.text.find("ring_id:(Int32)12,stop_gradient:[false],use_calc_stream:false,use_model_parallel:false}") !=
+        std::string::npos);
+  CHECK(beta.text.find("nranks:(Int32)2,ring_id:(Int32)12,stop_gradient:[false],use_calc_stream:true}") !=
+        std::string::npos);
+  CHECK(beta.text.find("reduce_type") == std::string::npos);
+  // An AVG partial is summed, as Paddle's 3.0-beta p_to_r does: a warning, not a refusal.
+  const std::string avgFile = "tests/golden/lower/warn-paddle_3_0_beta_avg.ir";
+  Lowered avg = lower(avgFile, 0, LowerStage::Dense, true, PaddleRelease::V3_0Beta);
+  CHECK(avg.summary.ok);
+  CHECK(avg.parsed.errors().find("lowers this AVG partial as c_allreduce_sum_") != std::string::npos);
+  Lowered avgNow = lower(avgFile, 0, LowerStage::Dense, true, PaddleRelease::V3_0);
+  CHECK(avgNow.text.find("reduce_type:(Int32)4") != std::string::npos);  // AVG, as Paddle 3.0 writes it
+  CHECK(avgNow.parsed.errors().find("c_allreduce_sum_") == std::string::npos);
+}
+
+TEST_CASE("lower: a program lowered in either release's spelling is already lowered, at the op's line") {
+  for (const char* op : {"pd_op.c_allreduce_sum_", "pd_op.c_allgather", "pd_op.all_gather", "pd_op.c_broadcast"}) {
+    CAPTURE(op);
+    testing::Parsed lowered = testing::parse(fmt::format(
+        "{{\n    (%0) = \"pd_op.data\" () {{dtype:(pd_op.DataType)float32,name:\"x\",op_dist_attr:{{mesh:{{shape:[2],"
+        "process_ids:[0,1]}},result(0):{{dims_maping:[-1]}}}},place:(pd_op.Place)Place(undefined:0),shape:(pd_op.IntArray)[4],"
+        "stop_gradient:[true]}} : () -> pd_dist.tensor<4xf32, mesh_shape:[2],dims_mappings:[-1]>\n"
+        "    (%1) = \"{}\" (%0) {{ring_id:(Int32)0}} : (pd_dist.tensor<4xf32, mesh_shape:[2],dims_mappings:[-1]>) -> "
+        "pd_dist.tensor<4xf32, mesh_shape:[2],dims_mappings:[-1]>\n}}\n",
+        op));
+    REQUIRE_MESSAGE(lowered.program, lowered.errors());
+    CHECK_FALSE(checkLowerable(*lowered.program, *lowered.diagnostics));
+    CHECK(lowered.errors().find(fmt::format("test.ir:3:5: error: the program holds {}", op)) != std::string::npos);
+  }
 }
 
 }  // namespace reshardctl

@@ -2,6 +2,7 @@
 
 #include <fmt/format.h>
 
+#include "support/op_names.h"
 #include "syntax/attribute_dictionary.h"
 #include "syntax/dist_attr_text.h"
 #include "syntax/type_text.h"
@@ -34,6 +35,19 @@ size_t sourceLocation(const Operation& op) {
     at = use->owner();
   }
   return at->location();
+}
+
+bool isLoweredCommunication(std::string_view name) {
+  if (name.size() > 1 && name.back() == '_') name.remove_suffix(1);
+  const auto same = [&](std::string_view op) {
+    if (op.back() == '_') op.remove_suffix(1);
+    return op == name;
+  };
+  for (std::string_view op : kCommunicationOps)
+    if (same(op)) return true;
+  for (std::string_view op : {kCAllReduceSumOp, kCAllGatherOp, kCReduceScatterOp, kCBroadcastOp})
+    if (same(op)) return true;
+  return false;
 }
 
 std::string int64ArrayText(const std::vector<int64_t>& values) { return arrayText(values, "(Int64)"); }

@@ -19,6 +19,25 @@ namespace reshardctl {
 
 using AttributeList = std::vector<std::pair<std::string_view, std::string>>;
 
+// Whose reshard functions' spelling of the collectives to write
+// (docs/lowering.md, "Paddle releases"): the ops are the same moves.
+enum class PaddleRelease {
+  V3_0,      // pd_op.all_reduce (reduce_type), pd_op.all_gather, pd_op.reduce_scatter
+  V3_0Beta,  // pd_op.c_allreduce_sum_, pd_op.c_allgather, pd_op.c_reducescatter (use_calc_stream, ...)
+};
+
+// Paddle 3.0-beta's spellings (reshard_funcs as of mid 2024, docs/lowering.md).
+inline constexpr std::string_view kCAllReduceSumOp = "pd_op.c_allreduce_sum_";
+inline constexpr std::string_view kCAllGatherOp = "pd_op.c_allgather";
+inline constexpr std::string_view kCReduceScatterOp = "pd_op.c_reducescatter";
+// sub_to_global_mesh's broadcast, in both releases.
+inline constexpr std::string_view kCBroadcastOp = "pd_op.c_broadcast";
+
+// Whether `name` is a communication op a reshard function emits, in either
+// release's spelling, in place (a trailing '_') or not: a program holding
+// one was lowered already.
+bool isLoweredCommunication(std::string_view name);
+
 // What a function's result value is: its type and its distribution (for an
 // N-D reshard, the N-D layout reached so far; the op's entries are 1-D).
 struct Target {

@@ -97,17 +97,47 @@ Value* ReshardFunctions::fakeReshard(const TensorDistAttr& src, const TensorDist
 }
 
 // p_to_r_reshard_func.py PToRReshardFunction.reshard: one all_reduce on the
-// sorted mesh, of the partial's reduce type.
+// sorted mesh, of the partial's reduce type. Paddle 3.0-beta's calls
+// `_pir_ops.c_allreduce_sum_(value, group.id, False, False)` whatever the
+// reduce type: it sets `reduce_mean` for AVG and never reads it.
 Value* ReshardFunctions::pToR(const TensorDistAttr& src, const TensorDistAttr& dst, Value* value,
                               const Target& out) {
   const int64_t ring = groups_.ringOf(sortedIds(src.mesh));
   ReduceType reduceType = src.partials.front().reduce;
-  if (reduceType == ReduceType::Sum && loweringFault("reduce-type")) reduceType = ReduceType::Max;
-  const int64_t reduce = static_cast<int64_t>(reduceType);
-  NewOp op{kAllReduceOp, {{"reduce_type", int32Text(reduce)}, {"ring_id", int32Text(ring)}}, {value},
-           {out.type}, {out.dist}, ops_.opDist(src.mesh, {src}, {dst}), ops_.stopGradient(value)};
+  const bool fault = reduceType == ReduceType::Sum && loweringFault("reduce-type");
+  if (fault) reduceType = ReduceType::Max;
+  NewOp op{kAllReduceOp, {}, {value}, {out.type}, {out.dist}, ops_.opDist(src.mesh, {src}, {dst}),
+           ops_.stopGradient(value)};
+  if (release_ == PaddleRelease::V3_0Beta) {
+    if (reduceType != ReduceType::Sum && !fault)
+      warnings_.push_back({fmt::format("Paddle 3.0-beta's p_to_r lowers this {} partial as c_allreduce_sum_ (its "
+                                       "reduce_mean is never applied): every rank gets the sum",
+                                       reduceTypeName(reduceType))});
+    op.name = fault ? "pd_op.c_allreduce_max_" : kCAllReduceSumOp;
+    op.attributes = {{"ring_id", int32Text(ring)}, {"use_calc_stream", "false"}, {"use_model_parallel", "false"}};
+  } else {
+    op.attributes = {{"reduce_type", int32Text(static_cast<int64_t>(reduceType))}, {"ring_id", int32Text(ring)}};
+  }
   return ops_.createOne(std::move(op));
 }
+
+// The attributes of a gather or scatter over `nranks` on `ring`: Paddle
+// 3.0-beta's c_allgather / c_reducescatter also print the use_calc_stream
+// its functions pass (True: s_to_r's `_C_ops.c_allgather(value, group.id,
+// num_of_process, True)`, p_to_s's `_C_ops.c_reducescatter(...)` alike).
+namespace {
+
+AttributeList gatherAttributes(PaddleRelease release, int64_t nranks, int64_t ring) {
+  AttributeList attributes = {{"nranks", int32Text(nranks)}, {"ring_id", int32Text(ring)}};
+  if (release == PaddleRelease::V3_0Beta) attributes.emplace_back("use_calc_stream", "true");
+  return attributes;
+}
+
+std::string_view reduceScatterName(PaddleRelease release) {
+  return release == PaddleRelease::V3_0Beta ? kCReduceScatterOp : kReduceScatterOp;
+}
+
+}  // namespace
 
 // p_to_s_reshard_func.py PToSReshardFunction.reshard: SUM only (it asserts);
 // reduce_scatter cuts dim 0, so another dim is transposed to 0 and back.
@@ -124,7 +154,7 @@ Value* ReshardFunctions::pToS(const TensorDistAttr& src, const TensorDistAttr& d
   const int64_t nranks = static_cast<int64_t>(src.mesh.size());
   const int64_t ring = groups_.ringOf(sortedIds(src.mesh));
   if (axis == 0) {
-    NewOp op{kReduceScatterOp, {{"nranks", int32Text(nranks)}, {"ring_id", int32Text(ring)}}, {value},
+    NewOp op{reduceScatterName(release_), gatherAttributes(release_, nranks, ring), {value},
              {out.type}, {out.dist}, ops_.opDist(src.mesh, {src}, {dst}), ops_.stopGradient(value)};
     return ops_.createOne(std::move(op));
   }
@@ -145,7 +175,7 @@ Value* ReshardFunctions::pToS(const TensorDistAttr& src, const TensorDistAttr& d
   scatteredEntry.dimsMapping[0] = 0;
   TensorDistAttr scattered = out.dist;
   scattered.dimsMapping = permuted(scattered.dimsMapping);
-  NewOp scatter{kReduceScatterOp, {{"nranks", int32Text(nranks)}, {"ring_id", int32Text(ring)}}, {transposed},
+  NewOp scatter{reduceScatterName(release_), gatherAttributes(release_, nranks, ring), {transposed},
                 {ops_.distType(permuted(dims), dtype, scattered)}, {scattered},
                 ops_.opDist(src.mesh, {src}, {scatteredEntry}), ops_.stopGradient(value)};
   Value* reduced = ops_.createOne(std::move(scatter));
@@ -229,7 +259,8 @@ Value* ReshardFunctions::sToR(const TensorDistAttr& src, const TensorDistAttr& d
   const std::string dtype(value->type->dtype);
   const TensorDistAttr entry = layout(dst.mesh, replicatedMapping(dst.dimsMapping.size()), dst.partials);
   const bool stop = ops_.stopGradient(value);
-  NewOp gather{kAllGatherOp, {{"nranks", int32Text(nranks)}, {"ring_id", int32Text(ring)}}, {value},
+  NewOp gather{release_ == PaddleRelease::V3_0Beta ? kCAllGatherOp : kAllGatherOp,
+               gatherAttributes(release_, nranks, ring), {value},
                {ops_.distType(gatheredDims, dtype, gathered)}, {gathered}, ops_.opDist(src.mesh, {src}, {entry}), stop};
   Value* all = ops_.createOne(std::move(gather));
   if (axis == 0) return all;
@@ -561,7 +592,7 @@ Value* ReshardFunctions::subToGlobal(const TensorDistAttr& src, const TensorDist
     buffer = ops_.createOne(std::move(zeros));
   }
   const int64_t ring = groups_.ringOf(sortedIds(dst.mesh));
-  NewOp broadcast{"pd_op.c_broadcast",
+  NewOp broadcast{kCBroadcastOp,
                   {{"ring_id", int32Text(ring)}, {"root", int32Text(sources.front())}, {"use_calc_stream", "true"}},
                   {buffer}, {out.type}, {out.dist}, ops_.opDist(dst.mesh, {src}, {dst}), ops_.stopGradient(value)};
   return ops_.createOne(std::move(broadcast));

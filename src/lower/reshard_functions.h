@@ -41,6 +41,8 @@ class ReshardFunctions {
   // under `costs` instead of Paddle's function, each step by the function of
   // its 1-D move on the group holding this rank (planned_reshard.cpp).
   void usePlans(const CostModel* costs) { costs_ = costs; }
+  // The release whose spelling of the collectives to write (V3_0 unless set).
+  void spellAs(PaddleRelease release) { release_ = release; }
 
  private:
   Value* pToR(const TensorDistAttr& src, const TensorDistAttr& dst, Value* value, const Target& out);
@@ -78,6 +80,7 @@ class ReshardFunctions {
   int64_t rank_;
   std::vector<LoweringWarning>& warnings_;
   const CostModel* costs_ = nullptr;
+  PaddleRelease release_ = PaddleRelease::V3_0;
 };
 
 }  // namespace reshardctl

@@ -3,6 +3,7 @@
 #include <fmt/format.h>
 #include <fmt/ranges.h>
 
+#include "ir/clone/program_clone.h"
 #include "lower/lower_program.h"
 #include "schedule/comm_call.h"
 
@@ -42,12 +43,11 @@ bool isDistProgram(const Program& program) {
   return distributed && !lowered;
 }
 
-LoweredRanks lowerEveryRank(std::unique_ptr<Program> first, const DistProgramLoader& load,
-                            const LoweredRankSink& sink, DiagnosticEngine& diagnostics) {
+LoweredRanks lowerEveryRank(const Program* dist, const LoweredRankSink& sink, DiagnosticEngine& diagnostics) {
   LoweredRanks lowered;
-  if (!first || !checkLowerable(*first, diagnostics)) return lowered;
-  lowered.ranks = programRanks(*first);
-  const size_t ops = opCount(*first);
+  if (!dist || !checkLowerable(*dist, diagnostics)) return lowered;
+  lowered.ranks = programRanks(*dist);
+  const size_t ops = opCount(*dist);
   if (lowered.ranks.empty() || ops > kMaxLoweredOps / lowered.ranks.size()) {
     diagnostics.error(lowered.ranks.empty()
                           ? std::string("the program's meshes name no process ids: there is no rank to lower for")
@@ -57,8 +57,7 @@ LoweredRanks lowerEveryRank(std::unique_ptr<Program> first, const DistProgramLoa
     return lowered;
   }
   for (size_t i = 0; i < lowered.ranks.size(); ++i) {
-    std::unique_ptr<Program> program = i == 0 ? std::move(first) : load();
-    if (!program) return lowered;
+    std::unique_ptr<Program> program = cloneProgram(*dist);
     LowerSummary summary;
     try {
       summary = lowerProgram(*program, LowerOptions{lowered.ranks[i], LowerStage::Dense}, diagnostics);

@@ -1,7 +1,8 @@
 // A dist program as its ranks run it: lowered for every rank of its meshes
 // (lower/lower_program.h: reshard_op_pass, remove_other_rank_op_pass,
-// apply_dist2dense_pass), each rank from a fresh parse and handed on
-// before the next is made (one rank's program held at a time), with the
+// apply_dist2dense_pass), each rank from a clone of the one dist program
+// (ir/clone/program_clone.h) handed on before the next is made (one rank's
+// program held at a time), with the
 // process groups the lowering made as the communicators (ring id -> ranks in
 // group order, the order peer indexes count in). What `schedule FILE`
 // checks when FILE is one dist program: the same seam (collectRank and
@@ -24,10 +25,6 @@ namespace reshardctl {
 // 1024 ranks of 16k ops); above it the run is refused.
 inline constexpr size_t kMaxLoweredOps = size_t{1} << 24;
 
-// Parses the dist program again (and, under --apply, partitions it), with
-// its diagnostics reported; nullptr when that fails.
-using DistProgramLoader = std::function<std::unique_ptr<Program>()>;
-
 // Takes each rank's dense program as it is made, in rank order; the program
 // is dropped when it returns.
 using LoweredRankSink = std::function<void(int64_t rank, const Program& program)>;
@@ -42,10 +39,10 @@ struct LoweredRanks {
 // op_dist_attr and no communication op yet.
 bool isDistProgram(const Program& program);
 
-// `first` is the program already parsed (it names the ranks); `load` parses
-// it again for each further rank. Lowering's warnings and refusals go to
-// `diagnostics`. Work: ranks x (parse + lowering), each linear in the ops.
-LoweredRanks lowerEveryRank(std::unique_ptr<Program> first, const DistProgramLoader& load,
-                            const LoweredRankSink& sink, DiagnosticEngine& diagnostics);
+// `dist` (null: it failed to load, diagnosed already) is cloned for each
+// rank and the clone lowered; `dist` itself stays as it is. Lowering's
+// warnings and refusals go to `diagnostics`. Work: ranks x (clone +
+// lowering), each linear in the ops.
+LoweredRanks lowerEveryRank(const Program* dist, const LoweredRankSink& sink, DiagnosticEngine& diagnostics);
 
 }  // namespace reshardctl

@@ -6,17 +6,17 @@
 
 #include "passes/partition_pass.h"
 #include "schedule/schedule_check.h"
+#include "syntax/printer.h"
 #include "syntax/testing.h"
 
 namespace reshardctl {
 
 namespace {
 
-// The file lowered for every rank, each rank from a fresh parse of it.
+// The file lowered for every rank, each rank from a clone of it.
 struct DistSchedule {
   std::string text;
   testing::Parsed first;
-  std::vector<testing::Parsed> again;
   LoweredRanks lowered;
   Schedule schedule;  // each rank's calls, collected as it was lowered
 };
@@ -25,15 +25,10 @@ void lowerText(DistSchedule& dist, const std::string& file, bool apply = false) 
   dist.first = testing::parse(dist.text, file);
   REQUIRE(dist.first.program);
   if (apply) REQUIRE(applyPartitionPass(*dist.first.program, *dist.first.diagnostics).ok);
-  const auto load = [&] {
-    dist.again.push_back(testing::parse(dist.text, file));
-    if (apply) applyPartitionPass(*dist.again.back().program, *dist.again.back().diagnostics);
-    return std::move(dist.again.back().program);
-  };
   const auto collect = [&](int64_t rank, const Program& program) {
     dist.schedule.add(collectRank({rank, &program, dist.first.source.get(), "dist.ir", dist.first.diagnostics.get()}));
   };
-  dist.lowered = lowerEveryRank(std::move(dist.first.program), load, collect, *dist.first.diagnostics);
+  dist.lowered = lowerEveryRank(dist.first.program.get(), collect, *dist.first.diagnostics);
 }
 
 void lowerFile(DistSchedule& dist, const std::string& file, bool apply = false) {
@@ -104,6 +99,21 @@ TEST_CASE("lowered ranks: a program without op_dist_attr is refused, diagnosed")
   lowerFile(dist, "tests/golden/schedule/skipped_collective.r0.ir");
   CHECK_FALSE(dist.lowered.ok);
   CHECK(dist.first.errors().find("has no op_dist_attr") != std::string::npos);
+}
+
+TEST_CASE("lowered ranks: every rank lowers a clone, so the dist program stays as it was read") {
+  DistSchedule dist;
+  dist.text = testing::readRepoFile("tests/golden/lower/nd_mesh_s_p_to_r.ir");
+  testing::Parsed again = testing::parse(dist.text, "again.ir");
+  REQUIRE(again.program);
+  REQUIRE(applyPartitionPass(*again.program, *again.diagnostics).ok);
+  const std::string partitioned = printProgramToString(*again.program);
+  lowerText(dist, "nd.ir", true);
+  REQUIRE(dist.lowered.ok);
+  CHECK(dist.lowered.ranks.size() == 4);
+  CHECK(dist.schedule.ranks.size() == 4);
+  CHECK(printProgramToString(*dist.first.program) == partitioned);
+  CHECK(checkGraph(*dist.first.program).empty());
 }
 
 }  // namespace reshardctl

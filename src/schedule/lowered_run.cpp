@@ -154,8 +154,12 @@ void LoweredValidation::runSerial() {
     for (size_t i = 0; i < results.size() && i < op.numResults(); ++i) serial_.values[op.result(i)->id] = results[i];
     if (serial_.seen.insert(&op).second) serial_.order.push_back(&op);
   };
-  // Block arguments are seeded by the interpreter and never observed: keep them as it seeds them.
+  // The body's block arguments are program inputs too: seeded by the
+  // interpreter, kept, so each rank's run takes its piece (rankHooks).
   hooks.argument = nullptr;
+  hooks.seededArgument = [this](size_t k, const Tensor& seeded) {
+    serial_.values[dist_.body()->arguments()[k]->id] = seeded;
+  };
   outcome_ = runLocal(dist_, backend_, options_, hooks);
 }
 

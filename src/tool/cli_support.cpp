@@ -195,6 +195,11 @@ const Choices<LoweringKind>& loweringChoices() {
   return choices;
 }
 
+const Choices<PaddleRelease>& paddleReleaseChoices() {
+  static const Choices<PaddleRelease> choices = {{"3.0", PaddleRelease::V3_0}, {"3.0-beta", PaddleRelease::V3_0Beta}};
+  return choices;
+}
+
 CLI::Validator positiveNumber() { return numberAbove(0, false, "a number greater than 0"); }
 CLI::Validator nonNegativeNumber() { return numberAbove(0, true, "a number of at least 0"); }
 

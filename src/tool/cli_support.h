@@ -13,6 +13,7 @@
 
 #include <CLI/CLI.hpp>
 
+#include "lower/lowered_ops.h"
 #include "tool/cli.h"
 
 namespace reshardctl {
@@ -114,6 +115,13 @@ const Choices<LoweringKind>& loweringChoices();  // paddle, plan
 inline constexpr const char* kLoweringHelp =
     "Which ops a reshard becomes: Paddle's own reshard functions, or the min-cost plan of `plan` (its default cost "
     "model) in the same ops";
+
+// `--paddle`: whose spelling of the collectives the lowering writes
+// (docs/lowering.md, "Paddle releases").
+const Choices<PaddleRelease>& paddleReleaseChoices();  // 3.0, 3.0-beta
+inline constexpr const char* kPaddleReleaseHelp =
+    "Whose reshard functions' op names to write: 3.0 (pd_op.all_reduce, all_gather, reduce_scatter) or 3.0-beta "
+    "(pd_op.c_allreduce_sum_, c_allgather, c_reducescatter, as in mid 2024)";
 
 // "must be a number greater than 0, not '-1'": values that are not finite
 // (1e400) fail too.

@@ -1,6 +1,7 @@
-// `reshardctl lower`: read (→ partition pass with --apply) → for each rank
-// asked, lower the program as Paddle does for that rank (lower/lower_program.h)
-// → one program, one file per rank in a directory, or a log of all ranks.
+// `reshardctl lower`: read (→ partition pass with --apply) once → for each
+// rank asked, lower a clone of it as Paddle does for that rank
+// (lower/lower_program.h) → one program, one file per rank in a directory, or
+// a log of all ranks. Work: one parse and pass, then ranks x (clone + lower).
 #include <algorithm>
 #include <filesystem>
 #include <memory>
@@ -8,6 +9,7 @@
 
 #include <fmt/format.h>
 
+#include "ir/clone/program_clone.h"
 #include "lower/lower_program.h"
 #include "passes/partition_pass.h"
 #include "passes/pass_runner.h"
@@ -34,6 +36,7 @@ struct LowerCommandOptions {
   bool allRanks = false;
   LowerStage stage = LowerStage::Dense;
   LoweringKind lowering = LoweringKind::Paddle;
+  PaddleRelease release = PaddleRelease::V3_0;
   CostModel costs;  // --lowering=plan: the planner's default model
 };
 
@@ -53,56 +56,56 @@ std::string logLabel(int64_t rank, LowerStage stage, bool fragment) {
   return fmt::format("rank {}: IR after {}{}", rank, pass, fragment ? ":\n" : " = ");
 }
 
-struct LoweredRank {
-  std::unique_ptr<Program> program;
-  int status = kExitOk;
-};
-
-// Lowers `loaded` (parsed already) for `rank`. Every rank's copy is the same
-// program (one source, a deterministic partition pass), so only the first is
-// checked: lowerable, and holding the rank --rank names (--all-ranks' ranks
-// are the program's own).
-LoweredRank lowerLoaded(LoadedProgram loaded, int64_t rank, bool first, const LowerCommandOptions& options,
-                        DiagnosticEngine& diagnostics) {
-  if (!loaded.program) return {nullptr, loaded.failure};
-  Program& program = *loaded.program;
+// Runs the partition pass (--apply) and the checks every rank's program
+// would repeat: lowerable, and holding the rank --rank names (--all-ranks'
+// ranks are the program's own). False: diagnosed, or (a rank in no mesh)
+// thrown as a usage error.
+bool prepareDist(Program& program, const LowerCommandOptions& options, DiagnosticEngine& diagnostics) {
   if (options.apply && !runPass("partition", program, [&](Program& p) {
         return applyPartitionPass(p, diagnostics, options.pass);
       }).ok)
-    return {nullptr, kExitBadInput};
-  if (first && !checkLowerable(program, diagnostics)) return {nullptr, kExitBadInput};
-  if (first && options.rank) {
+    return false;
+  if (!checkLowerable(program, diagnostics)) return false;
+  if (options.rank) {
     const std::vector<int64_t> ranks = programRanks(program);
-    if (std::find(ranks.begin(), ranks.end(), rank) == ranks.end())
+    if (std::find(ranks.begin(), ranks.end(), *options.rank) == ranks.end())
       throw Failure(FailureKind::Usage, fmt::format("--rank {}: the rank is in no mesh of the program (its ranks: {})",
-                                                    rank, fmt::join(ranks, ", ")));
+                                                    *options.rank, fmt::join(ranks, ", ")));
   }
-  const LowerSummary summary = lowerProgram(
-      program, LowerOptions{rank, options.stage, options.lowering == LoweringKind::Plan ? &options.costs : nullptr},
-      diagnostics);
-  if (!summary.ok) return {nullptr, kExitBadInput};
-  return {std::move(loaded.program), kExitOk};
+  return true;
 }
 
-// Each rank lowers a program of its own: the first the one already parsed
-// (to learn the ranks), the others parsed again from the file read once. A
-// log holds every rank's program until all are lowered, then streams them.
-int writeRanks(const InputProgram& input, LoadedProgram first, const std::vector<int64_t>& ranks,
-               const LowerCommandOptions& options, DiagnosticEngine& diagnostics) {
+// The dist program lowered for `rank`: a clone of it (ir/clone/program_clone.h),
+// so the program is read and partitioned once for every rank; nullptr when
+// a reshard was refused (diagnosed).
+std::unique_ptr<Program> lowerClone(const Program& dist, int64_t rank, const LowerCommandOptions& options,
+                                    DiagnosticEngine& diagnostics) {
+  std::unique_ptr<Program> program = cloneProgram(dist);
+  const LowerSummary summary = lowerProgram(
+      *program,
+      LowerOptions{rank, options.stage, options.lowering == LoweringKind::Plan ? &options.costs : nullptr,
+                   options.release},
+      diagnostics);
+  return summary.ok ? std::move(program) : nullptr;
+}
+
+// Each rank lowers a clone of the dist program. A log holds every rank's
+// program until all are lowered, then streams them; a directory gets each
+// as it is made.
+int writeRanks(const Program& dist, const std::vector<int64_t>& ranks, const LowerCommandOptions& options,
+               DiagnosticEngine& diagnostics) {
   const bool toDirectory = options.allRanks && std::filesystem::is_directory(options.output);
   std::vector<std::unique_ptr<Program>> programs;
-  for (size_t i = 0; i < ranks.size(); ++i) {
-    const int64_t rank = ranks[i];
-    LoweredRank lowered = lowerLoaded(i == 0 ? std::move(first) : loadProgram(input, diagnostics), rank, i == 0,
-                                      options, diagnostics);
-    if (!lowered.program) return lowered.status;
-    if (!options.allRanks) return writeProgram(*lowered.program, options.output, diagnostics);
+  for (const int64_t rank : ranks) {
+    std::unique_ptr<Program> lowered = lowerClone(dist, rank, options, diagnostics);
+    if (!lowered) return kExitBadInput;
+    if (!options.allRanks) return writeProgram(*lowered, options.output, diagnostics);
     if (!toDirectory) {
-      programs.push_back(std::move(lowered.program));
+      programs.push_back(std::move(lowered));
       continue;
     }
     const std::string path = (std::filesystem::path(options.output) / fmt::format("rank{}.ir", rank)).string();
-    if (int status = writeProgram(*lowered.program, path, diagnostics); status != kExitOk) return status;
+    if (int status = writeProgram(*lowered, path, diagnostics); status != kExitOk) return status;
   }
   if (toDirectory) return kExitOk;
   return writeOutput(options.output, diagnostics, [&](OutputSink& out) {
@@ -117,14 +120,15 @@ int writeRanks(const InputProgram& input, LoadedProgram first, const std::vector
 // --rank's rank, or every rank of the program (its op meshes' ids, which the
 // partition pass does not change).
 int lowerInput(const InputProgram& input, const LowerCommandOptions& options, DiagnosticEngine& diagnostics) {
-  LoadedProgram first = loadProgram(input, diagnostics);
-  if (!first.program) return first.failure;
-  const std::vector<int64_t> ranks = options.rank ? std::vector<int64_t>{*options.rank} : programRanks(*first.program);
+  LoadedProgram loaded = loadProgram(input, diagnostics);
+  if (!loaded.program) return loaded.failure;
+  const std::vector<int64_t> ranks = options.rank ? std::vector<int64_t>{*options.rank} : programRanks(*loaded.program);
   if (ranks.empty()) {
-    checkLowerable(*first.program, diagnostics);
+    checkLowerable(*loaded.program, diagnostics);
     return kExitBadInput;
   }
-  return writeRanks(input, std::move(first), ranks, options, diagnostics);
+  if (!prepareDist(*loaded.program, options, diagnostics)) return kExitBadInput;
+  return writeRanks(*loaded.program, ranks, options, diagnostics);
 }
 
 int runLower(const LowerCommandOptions& options, Reporter& reporter) {
@@ -150,6 +154,7 @@ SubcommandRunner defineLower(CLI::App& command, ReportingOptions& reporting) {
                   "Where to stop: after reshard_op_pass (dist types), after remove_other_rank_op_pass, or the "
                   "dense program (local builtin.tensor types, no op_dist_attr)");
   addChoiceOption(command, "--lowering", options->lowering, loweringChoices(), kLoweringHelp);
+  addChoiceOption(command, "--paddle", options->release, paddleReleaseChoices(), kPaddleReleaseHelp);
   command.add_flag("--apply", options->apply, "Run the partition pass first and lower the reshards it inserts");
   addPartitionFlags(command, options->pass);
   addJobsOption(command);

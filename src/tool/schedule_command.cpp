@@ -54,7 +54,6 @@ struct ScheduleOptions {
 
 // Every rank's program, loaded, with the engine its diagnostics go to.
 struct LoadedRank {
-  InputProgram input;  // what loaded it: a dist program is parsed again for each rank
   LoadedProgram loaded;
   std::unique_ptr<DiagnosticEngine> diagnostics;
   std::string name;
@@ -89,8 +88,7 @@ std::vector<LoadedRank> loadRanks(const ScheduleOptions& options, Reporter& repo
       LoadedRank rank;
       rank.diagnostics = std::make_unique<DiagnosticEngine>(reporter.engine());
       const std::string selector = programs > 1 ? std::to_string(k + 1) : "";
-      rank.input = InputProgram::chosen(file, selector);
-      rank.loaded = loadProgram(rank.input, *rank.diagnostics);
+      rank.loaded = loadProgram(InputProgram::chosen(file, selector), *rank.diagnostics);
       rank.name = programs > 1 ? fmt::format("{}#{}", path, k + 1) : path;
       if (programs > 0) rank.label = file->programs[k].label;
       if (!rank.loaded.program) {
@@ -167,20 +165,13 @@ std::unique_ptr<Program> partitioned(std::unique_ptr<Program> program, const Sch
 DistRanks lowerDist(LoadedRank& dist, const ScheduleOptions& options) {
   DiagnosticEngine& diagnostics = *dist.diagnostics;
   const SourceFile* source = dist.loaded.source.get();
-  // A rank's parse repeats the first one's warnings: they go to a scratch engine.
-  const DistProgramLoader load = [&]() {
-    DiagnosticEngine again(source);
-    std::unique_ptr<Program> program = partitioned(loadProgram(dist.input, again).program, options, again);
-    if (!program) diagnostics.error("the dist program did not parse again for the next rank");
-    return program;
-  };
   DistRanks ranks;
   const LoweredRankSink collect = [&](int64_t rank, const Program& program) {
     ranks.engines.push_back(std::make_unique<DiagnosticEngine>(source));
     ranks.schedule.add(collectRank({rank, &program, source, dist.name, ranks.engines.back().get()}));
   };
-  ranks.lowered =
-      lowerEveryRank(partitioned(std::move(dist.loaded.program), options, diagnostics), load, collect, diagnostics);
+  dist.loaded.program = partitioned(std::move(dist.loaded.program), options, diagnostics);
+  ranks.lowered = lowerEveryRank(dist.loaded.program.get(), collect, diagnostics);
   return ranks;
 }
 

@@ -21,6 +21,7 @@
 #include "interp/shrink/shrink.h"
 #include "interp/validation.h"
 #include "interp/validation_report.h"
+#include "ir/clone/program_clone.h"
 #include "lower/lower_program.h"
 #include "lower/lowered_ops.h"
 #include "passes/partition_pass.h"
@@ -61,6 +62,7 @@ struct ValidateCommandOptions {
   std::string shrink = "auto";  // interp/shrink/shrink.h's ShrinkRequest, as written
   bool lowered = false;         // run every rank's lowered program (schedule/lowered_run.h)
   LoweringKind lowering = LoweringKind::Paddle;
+  PaddleRelease release = PaddleRelease::V3_0;  // --paddle (with --lowered)
   CostModel costs;              // --lowering=plan: the planner's default model
 };
 
@@ -288,13 +290,13 @@ class InputValidator {
     return kExitOk;
   }
 
-  // validate --lowered: the program lowered for each of its ranks, each from
-  // a parse of its own (as `lower --all-ranks` does), through the same pass
-  // and shrink as the dist program.
+  // validate --lowered: the program lowered for each of its ranks, each a
+  // clone (ir/clone/program_clone.h) of the dist program as it is run: after the
+  // pass and the shrink.
   struct LoweredRanks {
-    explicit LoweredRanks(const Reporter& reporter) : copies(reporter.engine()) {}
-    // The copies' load, pass and shrink say again what the input's said: not shown.
-    DiagnosticEngine copies;
+    explicit LoweredRanks(const Reporter& reporter) : ranks(reporter.engine()) {}
+    // What the ranks' runs say again of the dist program's ops: not shown.
+    DiagnosticEngine ranks;
     std::vector<std::unique_ptr<Program>> programs;
     std::vector<RankInput> inputs;
     GroupTable rings;
@@ -304,18 +306,15 @@ class InputValidator {
                      LoweredRanks& lowered) {
     if (!checkLowerable(*loaded.program, diagnostics)) return kExitBadInput;
     for (int64_t rank : programRanks(*loaded.program)) {
-      LoadedProgram copy = loadProgram(input, lowered.copies);
-      if (!copy.program) return copy.failure;
-      if (options_.apply && !applyPartitionPass(*copy.program, lowered.copies, options_.pass).ok) return kExitBadInput;
-      if (!shrinkProgram(*copy.program, *parseShrinkRequest(options_.shrink), lowered.copies).ok) return kExitBadInput;
+      std::unique_ptr<Program> program = cloneProgram(*loaded.program);
       const LowerOptions lower{rank, LowerStage::Dense,
-                               options_.lowering == LoweringKind::Plan ? &options_.costs : nullptr};
-      const LowerSummary summary = lowerProgram(*copy.program, lower, diagnostics);
+                               options_.lowering == LoweringKind::Plan ? &options_.costs : nullptr, options_.release};
+      const LowerSummary summary = lowerProgram(*program, lower, diagnostics);
       if (!summary.ok) return kExitBadInput;
       lowered.rings.insert(summary.rings.begin(), summary.rings.end());
-      lowered.inputs.push_back({rank, copy.program.get(), loaded.source.get(), fmt::format("{} rank {}", input.name, rank),
-                                &lowered.copies});
-      lowered.programs.push_back(std::move(copy.program));
+      lowered.inputs.push_back({rank, program.get(), loaded.source.get(), fmt::format("{} rank {}", input.name, rank),
+                                &lowered.ranks});
+      lowered.programs.push_back(std::move(program));
     }
     return kExitOk;
   }
@@ -425,6 +424,7 @@ SubcommandRunner defineValidate(CLI::App& command, ReportingOptions& reporting) 
                    "Lower the program for every rank (as lower does) and run each rank's own dense program, its "
                    "communication ops across the ranks, against the serial program");
   addChoiceOption(command, "--lowering", validate.lowering, loweringChoices(), kLoweringHelp)->needs(lowered);
+  addChoiceOption(command, "--paddle", validate.release, paddleReleaseChoices(), kPaddleReleaseHelp)->needs(lowered);
   addReportingFlags(command, reporting);
   command.footer(fmt::format("{}\nExit status: 0 every op checked matches the serial program, 1 bad input or a "
                              "divergence, {}, or (--strict) some op cannot be simulated.",
