@@ -286,6 +286,26 @@ TEST_CASE("planner cross-mesh: a move between nodes is priced on the network, wi
   CHECK(near.estUs < far.estUs);
 }
 
+TEST_CASE("planner: requests that differ only in process ids share the route, each with its own ids") {
+  const ProcessMesh first{{2, 2}, {0, 1, 2, 3}, true};
+  const ProcessMesh second{{2, 2}, {13, 12, 11, 10}, true};
+  auto plan = [](const ProcessMesh& mesh) {
+    return planMinCost(request({64, 32}, attrOn(mesh, {0, -1}, {{1, ReduceType::Sum}}), attrOn(mesh, {-1, 0})),
+                       kCosts);
+  };
+  const Plan a = plan(first);
+  const Plan b = plan(second);  // from the memo
+  REQUIRE(a.steps.size() == b.steps.size());
+  CHECK(b.src.mesh.processIds == second.processIds);
+  for (size_t i = 0; i < a.steps.size(); ++i) {
+    CHECK(a.steps[i].kind == b.steps[i].kind);
+    CHECK(a.steps[i].estUs == b.steps[i].estUs);
+    for (const auto& group : b.steps[i].groups)
+      for (int64_t id : group) CHECK((id >= 10 && id <= 13));
+  }
+  checkExecutes(b);
+}
+
 TEST_CASE("planner cross-mesh: different mesh shapes move the intersecting parts") {
   const ProcessMesh mesh4{{2, 2}, {4, 5, 6, 7}, true};
   const Plan plan = planMinCost(request({4, 6}, attrOn(kMesh2, {0, -1}), attrOn(mesh4, {0, 1})), kCosts);

@@ -142,8 +142,10 @@ std::optional<Edge> meshDimTransition(const Layout& from, int64_t meshDim, const
   if (detail == StepDetail::Full) step->groups = groupsAlong(from.mesh, meshDim);
   step->bytesPerRank = stepBytes(*step, from, edge.to, groupSize, tensor);
   step->estUs = costs.collectiveUs(step->kind, groupSize, step->bytesPerRank, meshDim);
-  step->from = from;
-  step->to = edge.to;
+  if (detail == StepDetail::Full) {
+    step->from = from;
+    step->to = edge.to;
+  }
   edge.cost = step->estUs;
   edge.step = std::move(step);
   return edge;
@@ -200,8 +202,10 @@ std::optional<Edge> flattenedCollective(const Layout& from, const std::vector<in
                           ? groupSize * paddedBytes(paddedLocalShape(tensor.shape, edge.to), tensor)
                           : stepBytes(step, from, edge.to, groupSize, tensor);
   step.estUs = costs.collectiveUs(step.kind, groupSize, step.bytesPerRank, meshDims);
-  step.from = from;
-  step.to = edge.to;
+  if (detail == StepDetail::Full) {
+    step.from = from;
+    step.to = edge.to;
+  }
   edge.cost = step.estUs;
   edge.step = std::move(step);
   return edge;
