@@ -586,25 +586,36 @@ double routeCost(const Problem& problem, const Route& route, const CostModel& co
   return cost + (change ? change->cost : 0.0) + along(problem.dst.mesh, route.onDestination);
 }
 
-// The route's steps, built in full (groups included).
-std::vector<Edge> routeEdges(const Problem& problem, const Route& route, const CostModel& costs) {
+// Which hops on the source mesh placementChange made by a collective step
+// (meshDim >= 0; a permutation's steps have none): a route built again on the
+// same mesh shape makes them so again, so they skip the permutation it weighs.
+using CollectiveHops = std::vector<bool>;
+
+// The route's steps, built in full (groups included). `known`: the source
+// mesh's collective hops of an earlier build of this route; `made`: where to
+// write them.
+std::vector<Edge> routeEdges(const Problem& problem, const Route& route, const CostModel& costs,
+                             const CollectiveHops* known = nullptr, CollectiveHops* made = nullptr) {
   std::vector<Edge> edges;
   Layout current = problem.src;
-  auto walk = [&](const std::vector<Placements>& waypoints) {
+  auto walk = [&](const std::vector<Placements>& waypoints, const CollectiveHops* hints, CollectiveHops* record) {
     for (size_t i = 1; i < waypoints.size(); ++i) {
-      auto edge = placementChange(current, waypoints[i], problem.tensor, costs);
+      const bool collective = hints != nullptr && i - 1 < hints->size() && (*hints)[i - 1];
+      auto edge = collective ? collectiveChange(current, waypoints[i], problem.tensor, costs)
+                             : placementChange(current, waypoints[i], problem.tensor, costs);
       if (!edge) throw PlanError("a step of the planned route has no primitive");
+      if (record != nullptr) record->push_back(edge->step && edge->step->meshDim >= 0);
       current = edge->to;
       edges.push_back(std::move(*edge));
     }
   };
-  walk(route.onSource);
+  walk(route.onSource, known, made);
   if (route.onDestination.empty()) return edges;
   auto change = meshChange(current, {problem.dst.mesh, route.onDestination.front()}, problem.tensor, costs);
   if (!change) throw PlanError("dim-by-dim plan: no send_recv between these layouts");
   current = change->to;
   edges.push_back(std::move(*change));
-  walk(route.onDestination);
+  walk(route.onDestination, nullptr, nullptr);
   return edges;
 }
 
@@ -634,14 +645,20 @@ Route dimByDimRoute(const Problem& problem, const CostModel& costs) {
 
 // ---- the route memo ----
 
-// The route planMinCost chose and the search that found it.
+// The route planMinCost chose, the search that found it, and (once built) its
+// collective hops.
 struct ChosenRoute {
   Route route;
   SearchKind search = SearchKind::Exact;
+  CollectiveHops collectiveHops;
 };
 
-Plan builtPlan(const Problem& problem, const ChosenRoute& chosen, const CostModel& costs) {
-  Plan plan = assemblePlan(problem, routeEdges(problem, chosen.route, costs));
+// The plan of a chosen route; the first build records its collective hops,
+// later ones (from the memo) use them.
+Plan builtPlan(const Problem& problem, ChosenRoute& chosen, const CostModel& costs) {
+  const bool known = !chosen.collectiveHops.empty();
+  Plan plan = assemblePlan(problem, routeEdges(problem, chosen.route, costs, known ? &chosen.collectiveHops : nullptr,
+                                               known ? nullptr : &chosen.collectiveHops));
   plan.search = chosen.search;
   return plan;
 }
@@ -650,16 +667,16 @@ Plan builtPlan(const Problem& problem, const ChosenRoute& chosen, const CostMode
 // plan built from the chosen route is handed back in `built`.
 ChosenRoute chooseRoute(const Problem& problem, const CostModel& costs, Plan& built) {
   if (exactSearchWork(problem) > kExactSearchWork) {
-    ChosenRoute chosen{dimByDimRoute(problem, costs), SearchKind::DimByDim};
+    ChosenRoute chosen{dimByDimRoute(problem, costs), SearchKind::DimByDim, {}};
     built = builtPlan(problem, chosen, costs);
     return chosen;
   }
-  ChosenRoute chosen{MinCostSearch(problem, costs).run(), SearchKind::Exact};
+  ChosenRoute chosen{MinCostSearch(problem, costs).run(), SearchKind::Exact, {}};
   built = builtPlan(problem, chosen, costs);
   // A permutation may reach layouts the search does not try from every state;
   // the dim-by-dim routes' shortcuts try it between any two of theirs.
   try {
-    ChosenRoute bounded{dimByDimRoute(problem, costs), SearchKind::Exact};
+    ChosenRoute bounded{dimByDimRoute(problem, costs), SearchKind::Exact, {}};
     Plan boundedPlan = builtPlan(problem, bounded, costs);
     if (boundedPlan.estUs < built.estUs - kCostTieUs) {
       built = std::move(boundedPlan);
@@ -731,7 +748,8 @@ Plan planMinCost(const ReshardRequest& request, const CostModel& costs) {
 
 Plan planDimByDim(const ReshardRequest& request, const CostModel& costs) {
   const Problem problem = prepare(request);
-  return builtPlan(problem, {dimByDimRoute(problem, costs), SearchKind::DimByDim}, costs);
+  ChosenRoute chosen{dimByDimRoute(problem, costs), SearchKind::DimByDim, {}};
+  return builtPlan(problem, chosen, costs);
 }
 
 std::optional<Plan> planDTensorOrder(const ReshardRequest& request, const CostModel& costs) {
