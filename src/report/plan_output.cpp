@@ -116,8 +116,14 @@ std::string costModelText(const CostModel& costs) {
                                costs.meshDims[i].latencyUs));
   dims.push_back(fmt::format("{}: {:g} GB/s, {:g} us/hop", costs.meshDims.empty() ? "every mesh dim" : "other dims",
                              costs.link.bandwidthGBs, costs.link.latencyUs));
-  return fmt::format("cost model: {}; between meshes {:g} GB/s, {:g} us; {:g} us per collective\n",
-                     fmt::join(dims, "; "), costs.crossMesh.bandwidthGBs, costs.crossMesh.latencyUs, costs.launchUs);
+  const std::string withinNode =
+      costs.processesPerNode > 1 ? fmt::format(" (within a node of {} processes {:g} GB/s, {:g} us/hop)",
+                                               costs.processesPerNode, costs.withinNode.bandwidthGBs,
+                                               costs.withinNode.latencyUs)
+                                 : std::string();
+  return fmt::format("cost model: {}; between meshes {:g} GB/s, {:g} us{}; {:g} us per collective\n",
+                     fmt::join(dims, "; "), costs.crossMesh.bandwidthGBs, costs.crossMesh.latencyUs, withinNode,
+                     costs.launchUs);
 }
 
 Json optionalDim(int64_t dim) { return dim < 0 ? Json(nullptr) : Json(dim); }
@@ -239,6 +245,8 @@ Json planJson(const std::vector<ReshardReport>& reports, const CostModel& costs,
   json["cost_model"] = {{"mesh_dims", meshDims},
                         {"other_mesh_dims", linkJson(costs.link)},
                         {"cross_mesh", linkJson(costs.crossMesh)},
+                        {"processes_per_node", costs.processesPerNode},
+                        {"within_node", linkJson(costs.withinNode)},
                         {"launch_us", costs.launchUs},
                         {"local_bandwidth_gbs", costs.localBandwidthGBs},
                         {"local_launch_us", costs.localLaunchUs}};

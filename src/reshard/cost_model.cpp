@@ -77,9 +77,22 @@ double CostModel::sendRecvUs(int64_t maxBytes) const {
          transferUs(static_cast<double>(maxBytes), crossMesh.bandwidthGBs);
 }
 
+bool CostModel::sameNode(int64_t processA, int64_t processB) const {
+  if (processesPerNode <= 1) return processA == processB;
+  return processA / processesPerNode == processB / processesPerNode;
+}
+
 double CostModel::pointToPointUs(int64_t maxBytes, const std::vector<int64_t>& crossedDims, int64_t peers) const {
   if (maxBytes <= 0 || crossedDims.empty()) return 0.0;
-  const LinkSpec spec = slowestLink(crossedDims);
+  return pairsUs(maxBytes, slowestLink(crossedDims), peers);
+}
+
+double CostModel::withinNodeUs(int64_t maxBytes, int64_t peers) const {
+  if (maxBytes <= 0) return 0.0;
+  return pairsUs(maxBytes, withinNode, peers);
+}
+
+double CostModel::pairsUs(int64_t maxBytes, const LinkSpec& spec, int64_t peers) const {
   return launchUs + static_cast<double>(peers) * spec.latencyUs +
          transferUs(static_cast<double>(maxBytes), spec.bandwidthGBs);
 }

@@ -6,9 +6,11 @@
 // Defaults describe one NVLink4 node of H100/H200 GPUs (docs/nccl.md, "Reference
 // figures"): 370 GB/s bus bandwidth per direction, the NCCL ring figure for
 // all_gather/reduce_scatter/all-to-all; 0.6 µs per hop and 6.6 µs per launch, as
-// DTensor's model. A move between meshes is a pipeline hop, usually to another
-// node: 50 GB/s (one 400 Gb/s NDR NIC per GPU) and 2.7 µs (DTensor's inter-host
-// latency). Local steps copy in HBM: 2400 GB/s (4.8 TB/s read plus write) and
+// DTensor's model. A move between meshes is a pipeline hop: to another node it
+// crosses the network, 50 GB/s (one 400 Gb/s NDR NIC per GPU) and 2.7 µs
+// (DTensor's inter-host latency); within a node (8 GPUs, process ids numbered
+// node by node as launchers number ranks) it stays on NVLink, 370 GB/s and
+// 0.6 µs. Local steps copy in HBM: 2400 GB/s (4.8 TB/s read plus write) and
 // 2 µs per kernel launch.
 #pragma once
 
@@ -37,6 +39,14 @@ struct CostModel {
   std::vector<LinkSpec> meshDims;  // per mesh dim; dims past the end use `link`
   LinkSpec link;
   LinkSpec crossMesh{50.0, 2.7};
+  // The processes of one node are ids [k*n, (k+1)*n) for n = processesPerNode
+  // (1: every process a node of its own); a move between meshes whose pairs all
+  // stay within nodes takes `withinNode`, NVLink, rather than the network, as
+  // DTensor's MeshTopoInfo.build_from_mesh (torch/distributed/tensor/
+  // _collective_utils.py) prices mesh dims within a host on NVLink's figures.
+  // [0,1] -> [2,3] is two pipeline stages of one node.
+  int64_t processesPerNode = 8;
+  LinkSpec withinNode{370.0, 0.6};
   double launchUs = 6.6;
   double localBandwidthGBs = 2400.0;
   double localLaunchUs = 2.0;
@@ -58,9 +68,13 @@ struct CostModel {
   // crosses every one.
   double collectiveUs(StepKind kind, int64_t groupSize, int64_t bytesPerRank,
                       const std::vector<int64_t>& flattenedDims) const;
-  // A send_recv in which no process sends or receives more than `maxBytes`
-  // across the link; moves that stay on one process are free.
+  bool sameNode(int64_t processA, int64_t processB) const;
+  // A send_recv between meshes in which no process sends or receives more than
+  // `maxBytes` across the network; moves that stay on one process are free.
   double sendRecvUs(int64_t maxBytes) const;
+  // The same where every pair stays within a node: the node's link, one hop's
+  // latency per peer of the process with the most peers, as pointToPointUs.
+  double withinNodeUs(int64_t maxBytes, int64_t peers) const;
   // A send_recv among the processes of one mesh (a permutation of pieces): the
   // busiest process's bytes over the slowest link among the mesh dims its pairs
   // cross, and one hop's latency per peer of the process with the most peers
@@ -69,6 +83,11 @@ struct CostModel {
   double pointToPointUs(int64_t maxBytes, const std::vector<int64_t>& crossedDims, int64_t peers) const;
   // A local step writing `bytes` per rank.
   double localUs(int64_t bytes) const;
+
+ private:
+  // Point-to-point pairs in one group call: the busiest process's bytes over
+  // `spec`, one hop's latency per peer.
+  double pairsUs(int64_t maxBytes, const LinkSpec& spec, int64_t peers) const;
 };
 
 }  // namespace reshardctl

@@ -60,3 +60,19 @@ TEST_CASE("cost model: per-mesh-dim lists, the last entry repeating") {
   CHECK(costs.linkFor(2).latencyUs == defaultLatency);
   CHECK(costs.linkFor(2).bandwidthGBs == 100.0);
 }
+
+TEST_CASE("cost model: processes are numbered node by node; within a node a move between meshes is on NVLink") {
+  CostModel costs;
+  costs.processesPerNode = 4;
+  CHECK(costs.sameNode(0, 3));
+  CHECK_FALSE(costs.sameNode(3, 4));
+  CHECK(costs.sameNode(5, 7));
+  costs.withinNode = {100.0, 1.0};
+  costs.launchUs = 4.0;
+  // One hop's latency per peer, the busiest process's bytes over the node's link.
+  CHECK(costs.withinNodeUs(1'000'000, 2) == doctest::Approx(4.0 + 2 * 1.0 + 10.0));
+  CHECK(costs.withinNodeUs(0, 2) == 0.0);
+  costs.processesPerNode = 1;  // every process a node of its own
+  CHECK_FALSE(costs.sameNode(0, 1));
+  CHECK(costs.sameNode(2, 2));
+}

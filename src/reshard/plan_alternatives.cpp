@@ -28,6 +28,7 @@ CostModel bytesOnly(CostModel costs) {
   costs.localLaunchUs = 0;
   costs.link.latencyUs = 0;
   costs.crossMesh.latencyUs = 0;
+  costs.withinNode.latencyUs = 0;
   for (LinkSpec& link : costs.meshDims) link.latencyUs = 0;
   return costs;
 }
@@ -36,6 +37,7 @@ CostModel latencyOnly(CostModel costs) {
   constexpr double kUnbounded = 1e15;  // GB/s: bytes cost nothing next to a launch
   costs.link.bandwidthGBs = kUnbounded;
   costs.crossMesh.bandwidthGBs = kUnbounded;
+  costs.withinNode.bandwidthGBs = kUnbounded;
   costs.localBandwidthGBs = kUnbounded;
   for (LinkSpec& link : costs.meshDims) link.bandwidthGBs = kUnbounded;
   return costs;

@@ -28,10 +28,11 @@ TEST_CASE("plan alternatives: the chosen plan first, never costlier by the model
 }
 
 TEST_CASE("plan alternatives: a plan with fewer collectives but more bytes is named with what it would cost") {
-  // A partial sum to the next stage (2048x1024 bf16): Paddle sends whole pieces
-  // and all_reduces (2 collectives); reduce_scatter, send, all_gather moves a
-  // quarter less and wins on the slow link between meshes.
-  const CostModel costs;
+  // A partial sum to the next stage on another node (2048x1024 bf16): Paddle
+  // sends whole pieces and all_reduces (2 collectives); reduce_scatter, send,
+  // all_gather moves a quarter less and wins on the slow network between nodes.
+  CostModel costs;
+  costs.processesPerNode = 1;
   const ProcessMesh next{{2}, {2, 3}, true};
   const ReshardRequest request{{2048, 1024}, DType::BF16, TensorDistAttr{kMesh2, {-1, -1}, {{0, ReduceType::Sum}}, {}},
                                TensorDistAttr{next, {-1, -1}, {}, {}}};
@@ -46,4 +47,8 @@ TEST_CASE("plan alternatives: a plan with fewer collectives but more bytes is na
   CHECK(paddle.measure.estUs > chosen.measure.estUs);
   CHECK(whyChosen(alternatives).find("paddle nd_mesh makes 1 collective fewer but costs") != std::string::npos);
   CHECK(measurePlan(chosen.plan, costs).estUs == doctest::Approx(chosen.plan.estUs));
+  // Within one node the move is on NVLink: 2 collectives and the fewest bytes.
+  const std::vector<PlanAlternative> withinNode = planAlternatives(request, CostModel{});
+  CHECK(withinNode[0].measure.collectives == 2);
+  CHECK(withinNode[0].measure.busBytes == doctest::Approx(6291456));
 }

@@ -9,6 +9,7 @@
 #include <set>
 #include <string>
 #include <tuple>
+#include <unordered_map>
 
 #include <fmt/format.h>
 
@@ -585,25 +586,36 @@ double routeCost(const Problem& problem, const Route& route, const CostModel& co
   return cost + (change ? change->cost : 0.0) + along(problem.dst.mesh, route.onDestination);
 }
 
-// The route's steps, built in full (groups included).
-std::vector<Edge> routeEdges(const Problem& problem, const Route& route, const CostModel& costs) {
+// Which hops on the source mesh placementChange made by a collective step
+// (meshDim >= 0; a permutation's steps have none): a route built again on the
+// same mesh shape makes them so again, so they skip the permutation it weighs.
+using CollectiveHops = std::vector<bool>;
+
+// The route's steps, built in full (groups included). `known`: the source
+// mesh's collective hops of an earlier build of this route; `made`: where to
+// write them.
+std::vector<Edge> routeEdges(const Problem& problem, const Route& route, const CostModel& costs,
+                             const CollectiveHops* known = nullptr, CollectiveHops* made = nullptr) {
   std::vector<Edge> edges;
   Layout current = problem.src;
-  auto walk = [&](const std::vector<Placements>& waypoints) {
+  auto walk = [&](const std::vector<Placements>& waypoints, const CollectiveHops* hints, CollectiveHops* record) {
     for (size_t i = 1; i < waypoints.size(); ++i) {
-      auto edge = placementChange(current, waypoints[i], problem.tensor, costs);
+      const bool collective = hints != nullptr && i - 1 < hints->size() && (*hints)[i - 1];
+      auto edge = collective ? collectiveChange(current, waypoints[i], problem.tensor, costs)
+                             : placementChange(current, waypoints[i], problem.tensor, costs);
       if (!edge) throw PlanError("a step of the planned route has no primitive");
+      if (record != nullptr) record->push_back(edge->step && edge->step->meshDim >= 0);
       current = edge->to;
       edges.push_back(std::move(*edge));
     }
   };
-  walk(route.onSource);
+  walk(route.onSource, known, made);
   if (route.onDestination.empty()) return edges;
   auto change = meshChange(current, {problem.dst.mesh, route.onDestination.front()}, problem.tensor, costs);
   if (!change) throw PlanError("dim-by-dim plan: no send_recv between these layouts");
   current = change->to;
   edges.push_back(std::move(*change));
-  walk(route.onDestination);
+  walk(route.onDestination, nullptr, nullptr);
   return edges;
 }
 
@@ -615,7 +627,7 @@ Route improved(const Problem& problem, Route route, const CostModel& costs) {
 }
 
 // The cheaper of Paddle's and DTensor's dim-by-dim routes, each improved.
-std::vector<Edge> dimByDimPath(const Problem& problem, const CostModel& costs) {
+Route dimByDimRoute(const Problem& problem, const CostModel& costs) {
   std::vector<Route> candidates;
   std::string paddleFailure;
   try {
@@ -628,30 +640,116 @@ std::vector<Edge> dimByDimPath(const Problem& problem, const CostModel& costs) {
   const Route* best = &candidates.front();
   for (const Route& route : candidates)
     if (routeCost(problem, route, costs) < routeCost(problem, *best, costs) - 1e-9) best = &route;
-  return routeEdges(problem, *best, costs);
+  return *best;
+}
+
+// ---- the route memo ----
+
+// The route planMinCost chose, the search that found it, and (once built) its
+// collective hops.
+struct ChosenRoute {
+  Route route;
+  SearchKind search = SearchKind::Exact;
+  CollectiveHops collectiveHops;
+};
+
+// The plan of a chosen route; the first build records its collective hops,
+// later ones (from the memo) use them.
+Plan builtPlan(const Problem& problem, ChosenRoute& chosen, const CostModel& costs) {
+  const bool known = !chosen.collectiveHops.empty();
+  Plan plan = assemblePlan(problem, routeEdges(problem, chosen.route, costs, known ? &chosen.collectiveHops : nullptr,
+                                               known ? nullptr : &chosen.collectiveHops));
+  plan.search = chosen.search;
+  return plan;
+}
+
+// planMinCost's choice, building the candidates' steps to compare them; the
+// plan built from the chosen route is handed back in `built`.
+ChosenRoute chooseRoute(const Problem& problem, const CostModel& costs, Plan& built) {
+  if (exactSearchWork(problem) > kExactSearchWork) {
+    ChosenRoute chosen{dimByDimRoute(problem, costs), SearchKind::DimByDim, {}};
+    built = builtPlan(problem, chosen, costs);
+    return chosen;
+  }
+  ChosenRoute chosen{MinCostSearch(problem, costs).run(), SearchKind::Exact, {}};
+  built = builtPlan(problem, chosen, costs);
+  // A permutation may reach layouts the search does not try from every state;
+  // the dim-by-dim routes' shortcuts try it between any two of theirs.
+  try {
+    ChosenRoute bounded{dimByDimRoute(problem, costs), SearchKind::Exact, {}};
+    Plan boundedPlan = builtPlan(problem, bounded, costs);
+    if (boundedPlan.estUs < built.estUs - kCostTieUs) {
+      built = std::move(boundedPlan);
+      return bounded;
+    }
+  } catch (const PlanError&) {
+  }
+  return chosen;
+}
+
+template <typename T>
+void appendBytes(std::string& key, const T& value) {
+  key.append(reinterpret_cast<const char*>(&value), sizeof value);
+}
+
+// On one mesh no cost depends on the process ids (the searches run on meshes
+// known by their shape; a permutation's pairs are priced by the mesh dims
+// they cross), so requests that differ only in their ids choose the same
+// route: the key is everything else the choice reads. Empty between meshes,
+// where who sends to whom (and over which link) depends on the ids.
+std::string routeKey(const Problem& problem, const CostModel& costs) {
+  std::string key;
+  if (problem.crossMesh()) return key;
+  appendBytes(key, problem.tensor.dtype);
+  for (const std::vector<int64_t>* list : {&problem.tensor.shape, &problem.src.mesh.shape}) {
+    appendBytes(key, list->size());
+    for (int64_t value : *list) appendBytes(key, value);
+  }
+  for (const Placements* placements : {&problem.src.placements, &problem.dst.placements})
+    for (const Placement& p : *placements) {
+      appendBytes(key, p.kind);
+      appendBytes(key, p.isShard() ? p.dim : static_cast<int64_t>(p.reduce));
+    }
+  appendBytes(key, costs.meshDims.size());
+  for (const LinkSpec& link : costs.meshDims) appendBytes(key, link);
+  for (const LinkSpec& link : {costs.link, costs.crossMesh, costs.withinNode}) appendBytes(key, link);
+  for (double value : {costs.launchUs, costs.localBandwidthGBs, costs.localLaunchUs}) appendBytes(key, value);
+  appendBytes(key, costs.processesPerNode);
+  return key;
+}
+
+// A program repeats its reshards (every layer, forward and backward, each
+// stage on its own processes): each thread remembers the routes it chose, at
+// most kRouteMemoEntries of them (then it starts again), each a few
+// placement lists of at most (mesh dims) entries.
+constexpr size_t kRouteMemoEntries = 4096;
+
+std::unordered_map<std::string, ChosenRoute>& routeMemo() {
+  thread_local std::unordered_map<std::string, ChosenRoute> memo;
+  return memo;
 }
 
 }  // namespace
 
 Plan planMinCost(const ReshardRequest& request, const CostModel& costs) {
   const Problem problem = prepare(request);
-  if (exactSearchWork(problem) > kExactSearchWork) return planDimByDim(request, costs);
-  Plan exact = assemblePlan(problem, routeEdges(problem, MinCostSearch(problem, costs).run(), costs));
-  // A permutation may reach layouts the search does not try from every state;
-  // the dim-by-dim routes' shortcuts try it between any two of theirs.
-  try {
-    Plan bounded = assemblePlan(problem, dimByDimPath(problem, costs));
-    if (bounded.estUs < exact.estUs - kCostTieUs) return bounded;
-  } catch (const PlanError&) {
+  const std::string key = routeKey(problem, costs);
+  auto& memo = routeMemo();
+  if (!key.empty())
+    if (auto known = memo.find(key); known != memo.end()) return builtPlan(problem, known->second, costs);
+  Plan plan;
+  ChosenRoute chosen = chooseRoute(problem, costs, plan);
+  if (!key.empty()) {
+    if (memo.size() >= kRouteMemoEntries) memo.clear();
+    memo.emplace(key, std::move(chosen));
   }
-  return exact;
+  return plan;
 }
 
 Plan planDimByDim(const ReshardRequest& request, const CostModel& costs) {
   const Problem problem = prepare(request);
-  Plan plan = assemblePlan(problem, dimByDimPath(problem, costs));
-  plan.search = SearchKind::DimByDim;
-  return plan;
+  ChosenRoute chosen{dimByDimRoute(problem, costs), SearchKind::DimByDim, {}};
+  return builtPlan(problem, chosen, costs);
 }
 
 std::optional<Plan> planDTensorOrder(const ReshardRequest& request, const CostModel& costs) {

@@ -250,11 +250,60 @@ TEST_CASE("planner cross-mesh: layout changes happen on the side that makes the 
   CHECK(split.steps[0].bytesPerRank == 512 * 1024 * 4);
   checkExecutes(split);
 
-  const Plan reduce = planMinCost(request({1024, 1024}, attrOn(kMesh2, {-1, -1}, {{0, ReduceType::Sum}}),
-                                          attrOn(other, {-1, -1})), kCosts);
+  // Across nodes (every process a node of its own) the reduction happens
+  // before the slow link, so that only half of each piece crosses it.
+  CostModel acrossNodes;
+  acrossNodes.processesPerNode = 1;
+  const ReshardRequest partial = request({1024, 1024}, attrOn(kMesh2, {-1, -1}, {{0, ReduceType::Sum}}),
+                                         attrOn(other, {-1, -1}));
+  const Plan reduce = planMinCost(partial, acrossNodes);
   CHECK(kinds(reduce) == std::vector{StepKind::ReduceScatter, StepKind::SendRecv, StepKind::AllGather});
   CHECK(reduce.steps[2].groups == Groups{{2, 3}});
   checkExecutes(reduce);
+  // Within one node the move between meshes is on NVLink too: each
+  // destination takes both reduced halves, the same bus bytes in one
+  // collective fewer.
+  const Plan withinNode = planMinCost(partial, kCosts);
+  REQUIRE(kinds(withinNode) == std::vector{StepKind::ReduceScatter, StepKind::SendRecv});
+  CHECK(withinNode.steps[1].groups == Groups{{0, 2}, {1, 2}, {0, 3}, {1, 3}});
+  CHECK(withinNode.estUs < reduce.estUs);
+  checkExecutes(withinNode);
+}
+
+TEST_CASE("planner cross-mesh: a move between nodes is priced on the network, within a node on NVLink") {
+  const ProcessMesh sameNode{{2}, {2, 3}, true};
+  const ProcessMesh nextNode{{2}, {8, 9}, true};
+  const auto send = [](const ProcessMesh& to) {
+    return planMinCost(request({1024, 1024}, attrOn(kMesh2, {0, -1}), attrOn(to, {0, -1})), kCosts);
+  };
+  const Plan near = send(sameNode);
+  const Plan far = send(nextNode);
+  REQUIRE(kinds(near) == std::vector{StepKind::SendRecv});
+  REQUIRE(kinds(far) == std::vector{StepKind::SendRecv});
+  const int64_t bytes = 512 * 1024 * 4;
+  CHECK(near.estUs == doctest::Approx(kCosts.withinNodeUs(bytes, 1)));
+  CHECK(far.estUs == doctest::Approx(kCosts.sendRecvUs(bytes)));
+  CHECK(near.estUs < far.estUs);
+}
+
+TEST_CASE("planner: requests that differ only in process ids share the route, each with its own ids") {
+  const ProcessMesh first{{2, 2}, {0, 1, 2, 3}, true};
+  const ProcessMesh second{{2, 2}, {13, 12, 11, 10}, true};
+  auto plan = [](const ProcessMesh& mesh) {
+    return planMinCost(request({64, 32}, attrOn(mesh, {0, -1}, {{1, ReduceType::Sum}}), attrOn(mesh, {-1, 0})),
+                       kCosts);
+  };
+  const Plan a = plan(first);
+  const Plan b = plan(second);  // from the memo
+  REQUIRE(a.steps.size() == b.steps.size());
+  CHECK(b.src.mesh.processIds == second.processIds);
+  for (size_t i = 0; i < a.steps.size(); ++i) {
+    CHECK(a.steps[i].kind == b.steps[i].kind);
+    CHECK(a.steps[i].estUs == b.steps[i].estUs);
+    for (const auto& group : b.steps[i].groups)
+      for (int64_t id : group) CHECK((id >= 10 && id <= 13));
+  }
+  checkExecutes(b);
 }
 
 TEST_CASE("planner cross-mesh: different mesh shapes move the intersecting parts") {

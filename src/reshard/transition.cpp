@@ -142,8 +142,10 @@ std::optional<Edge> meshDimTransition(const Layout& from, int64_t meshDim, const
   if (detail == StepDetail::Full) step->groups = groupsAlong(from.mesh, meshDim);
   step->bytesPerRank = stepBytes(*step, from, edge.to, groupSize, tensor);
   step->estUs = costs.collectiveUs(step->kind, groupSize, step->bytesPerRank, meshDim);
-  step->from = from;
-  step->to = edge.to;
+  if (detail == StepDetail::Full) {
+    step->from = from;
+    step->to = edge.to;
+  }
   edge.cost = step->estUs;
   edge.step = std::move(step);
   return edge;
@@ -200,8 +202,10 @@ std::optional<Edge> flattenedCollective(const Layout& from, const std::vector<in
                           ? groupSize * paddedBytes(paddedLocalShape(tensor.shape, edge.to), tensor)
                           : stepBytes(step, from, edge.to, groupSize, tensor);
   step.estUs = costs.collectiveUs(step.kind, groupSize, step.bytesPerRank, meshDims);
-  step.from = from;
-  step.to = edge.to;
+  if (detail == StepDetail::Full) {
+    step.from = from;
+    step.to = edge.to;
+  }
   edge.cost = step.estUs;
   edge.step = std::move(step);
   return edge;
@@ -258,34 +262,47 @@ struct PairSpan {
   int64_t peers = 0;
 };
 
+// The most other processes one process sends to or receives from.
+int64_t busiestPeers(const std::vector<std::vector<int64_t>>& pairs) {
+  std::map<int64_t, int64_t> sendsTo, receivesFrom;
+  int64_t peers = 0;
+  for (const std::vector<int64_t>& pair : pairs)
+    if (pair[0] != pair[1]) peers = std::max({peers, ++sendsTo[pair[0]], ++receivesFrom[pair[1]]});
+  return peers;
+}
+
 // nullopt when a destination is not a process of `mesh`: that pair crosses to another mesh.
 std::optional<PairSpan> spanWithin(const ProcessMesh& mesh, const std::vector<std::vector<int64_t>>& pairs) {
   std::map<int64_t, MeshCoord> coords;
   for (int64_t position = 0; position < mesh.size(); ++position)
     coords[processIdAt(mesh, position)] = meshCoord(mesh, position);
   std::vector<bool> crossed(static_cast<size_t>(mesh.ndim()), false);
-  std::map<int64_t, int64_t> sendsTo, receivesFrom;
   for (const std::vector<int64_t>& pair : pairs) {
     auto source = coords.find(pair[0]);
     auto destination = coords.find(pair[1]);
     if (source == coords.end() || destination == coords.end()) return std::nullopt;
     if (pair[0] == pair[1]) continue;
-    ++sendsTo[pair[0]];
-    ++receivesFrom[pair[1]];
     for (size_t dim = 0; dim < crossed.size(); ++dim)
       crossed[dim] = crossed[dim] || source->second[dim] != destination->second[dim];
   }
   PairSpan span;
   for (size_t dim = 0; dim < crossed.size(); ++dim)
     if (crossed[dim]) span.dims.push_back(static_cast<int64_t>(dim));
-  for (const auto* counts : {&sendsTo, &receivesFrom})
-    for (const auto& [id, count] : *counts) span.peers = std::max(span.peers, count);
+  span.peers = busiestPeers(pairs);
   return span;
 }
 
+// Within the source mesh: its links. Between meshes: the node's link where
+// every pair stays within a node (pipeline stages on one node talk over
+// NVLink), else the network between nodes.
 double sendRecvCost(const ProcessMesh& from, const Step& step, const CostModel& costs) {
-  const std::optional<PairSpan> span = spanWithin(from, step.groups);
-  return span ? costs.pointToPointUs(step.bytesPerRank, span->dims, span->peers) : costs.sendRecvUs(step.bytesPerRank);
+  if (const std::optional<PairSpan> span = spanWithin(from, step.groups))
+    return costs.pointToPointUs(step.bytesPerRank, span->dims, span->peers);
+  const bool crossesNodes = std::any_of(step.groups.begin(), step.groups.end(), [&](const std::vector<int64_t>& pair) {
+    return !costs.sameNode(pair[0], pair[1]);
+  });
+  if (crossesNodes) return costs.sendRecvUs(step.bytesPerRank);
+  return costs.withinNodeUs(step.bytesPerRank, busiestPeers(step.groups));
 }
 
 Box boxAt(const TensorSpec& tensor, const Layout& layout, int64_t position) {

@@ -29,7 +29,8 @@ struct Edge {
 };
 
 // How much of a step to build: everything, or its kind, bytes and cost without
-// its groups (O(ranks) to list), for searches that only compare costs.
+// its groups (O(ranks) to list) and its layouts (copies the edge's `to` has),
+// for searches that only compare costs.
 enum class StepDetail : uint8_t { Full, CostOnly };
 
 // Changes the placement of one mesh dim. nullopt when no single primitive does

@@ -176,6 +176,19 @@ void addCostModelFlags(CLI::App& command, CostModel& costs, CostFlags& flags) {
   command.add_option("--cross-latency", costs.crossMesh.latencyUs, "Latency of moves between meshes in us")
       ->check(latency)
       ->capture_default_str();
+  command.add_option("--node-size", costs.processesPerNode,
+                     "Processes per node (ids numbered node by node); moves between meshes within a node use "
+                     "--node-bandwidth, 1: every process a node of its own")
+      ->check(integerIn(1, int64_t{1} << 20))
+      ->capture_default_str();
+  command.add_option("--node-bandwidth", costs.withinNode.bandwidthGBs,
+                     "Bandwidth of moves between meshes within a node in GB/s")
+      ->check(bandwidth)
+      ->capture_default_str();
+  command.add_option("--node-latency", costs.withinNode.latencyUs,
+                     "Latency per peer of moves between meshes within a node in us")
+      ->check(latency)
+      ->capture_default_str();
   command.add_option("--launch-latency", costs.launchUs, "Fixed cost of every collective in us")
       ->check(latency)
       ->capture_default_str();
