@@ -84,17 +84,45 @@ LoweredRank lowerLoaded(LoadedProgram loaded, int64_t rank, bool first, const Lo
   return {std::move(loaded.program), kExitOk};
 }
 
+// Whether --all-ranks' one output file can take each rank's program as soon
+// as it is lowered: a file written through a temporary one, renamed at the
+// end, so a later rank that fails still publishes nothing. Standard output, a
+// fifo or a device would show the ranks before it: there every program is
+// held until all are lowered.
+bool streamsRanks(const std::string& output) {
+  if (output == "-" || output == "/dev/stdout") return false;
+  std::error_code error;
+  const std::filesystem::file_status status = std::filesystem::status(output, error);
+  return !std::filesystem::exists(status) || std::filesystem::is_regular_file(status);
+}
+
 // Each rank lowers a program of its own: the first the one already parsed
-// (to learn the ranks), the others parsed again from the file read once. A
-// log holds every rank's program until all are lowered, then streams them.
+// (to learn the ranks), the others parsed again from the file read once.
+// Into a directory, or into a file (streamsRanks), each is written and
+// dropped before the next is parsed: one program is held at a time (at 100k
+// ops the varied bench program on its ranks held 4.8 GB before). Otherwise
+// every rank's program is held until all are lowered, then streamed.
 int writeRanks(const InputProgram& input, LoadedProgram first, const std::vector<int64_t>& ranks,
                const LowerCommandOptions& options, DiagnosticEngine& diagnostics) {
   const bool toDirectory = options.allRanks && std::filesystem::is_directory(options.output);
+  auto lowerRank = [&](size_t i) {
+    return lowerLoaded(i == 0 ? std::move(first) : loadProgram(input, diagnostics), ranks[i], i == 0, options,
+                       diagnostics);
+  };
+  if (options.allRanks && !toDirectory && streamsRanks(options.output))
+    return writeOutputUnlessFailed(options.output, diagnostics, [&](OutputSink& out) -> int {
+      for (size_t i = 0; i < ranks.size(); ++i) {
+        LoweredRank lowered = lowerRank(i);
+        if (!lowered.program) return lowered.status;
+        out.write(logLabel(ranks[i], options.stage, lowered.program->isFragment()));
+        if (!printProgram(*lowered.program, out)) return kExitUsage;
+      }
+      return out.failed() ? kExitUsage : kExitOk;
+    });
   std::vector<std::unique_ptr<Program>> programs;
   for (size_t i = 0; i < ranks.size(); ++i) {
     const int64_t rank = ranks[i];
-    LoweredRank lowered = lowerLoaded(i == 0 ? std::move(first) : loadProgram(input, diagnostics), rank, i == 0,
-                                      options, diagnostics);
+    LoweredRank lowered = lowerRank(i);
     if (!lowered.program) return lowered.status;
     if (!options.allRanks) return writeProgram(*lowered.program, options.output, diagnostics);
     if (!toDirectory) {
