@@ -1,8 +1,8 @@
 #include "report/json_writer.h"
 
-#include <charconv>
-
 #include <nlohmann/json.hpp>
+
+#include "support/text.h"
 
 namespace reshardctl {
 
@@ -76,10 +76,7 @@ void JsonWriter::quoted(std::string_view text) {
 
 void JsonWriter::integer(int64_t value) {
   beforeValue();
-  char digits[24];
-  auto [end, ec] = std::to_chars(digits, digits + sizeof digits, value);
-  (void)ec;
-  out_.append(digits, end);
+  appendDecimal(out_, value);
 }
 
 void JsonWriter::null() {

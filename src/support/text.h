@@ -1,7 +1,10 @@
-// Text helpers every stage shares: one trim, one plural, one counted phrase.
+// Text helpers every stage shares: one trim, one plural, one counted phrase,
+// one decimal append.
 #pragma once
 
+#include <charconv>
 #include <cstddef>
+#include <cstdint>
 #include <string>
 #include <string_view>
 
@@ -24,6 +27,16 @@ inline std::string_view trimStart(std::string_view text) {
   size_t begin = 0;
   while (begin < text.size() && isBlankChar(text[begin])) ++begin;
   return text.substr(begin);
+}
+
+// `value` in decimal, appended to `out` (a std::string or anything with
+// append(first, last)): no format string parsed, no string made.
+template <typename Out>
+void appendDecimal(Out& out, int64_t value) {
+  char digits[24];
+  auto [end, ec] = std::to_chars(digits, digits + sizeof digits, value);
+  (void)ec;
+  out.append(digits, end);
 }
 
 // "1 file", "3 files": `count` and the noun, in the plural unless count is 1.

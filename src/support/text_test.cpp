@@ -30,4 +30,16 @@ TEST_CASE("countedIn: the items named only when a container holds more than one"
   CHECK(countedIn(2, "program", 1, "file") == "2 programs of 1 file");
 }
 
+TEST_CASE("appendDecimal: appends the number in decimal, sign and extremes included") {
+  std::string out = "x:";
+  appendDecimal(out, 0);
+  out += ',';
+  appendDecimal(out, -1);
+  out += ',';
+  appendDecimal(out, INT64_MAX);
+  out += ',';
+  appendDecimal(out, INT64_MIN);
+  CHECK(out == "x:0,-1,9223372036854775807,-9223372036854775808");
+}
+
 }  // namespace reshardctl

@@ -6,6 +6,8 @@
 #include <filesystem>
 #include <memory>
 #include <optional>
+#include <string>
+#include <system_error>
 
 #include <fmt/format.h>
 
@@ -89,12 +91,36 @@ std::unique_ptr<Program> lowerClone(const Program& dist, int64_t rank, const Low
   return summary.ok ? std::move(program) : nullptr;
 }
 
-// Each rank lowers a clone of the dist program. A log holds every rank's
-// program until all are lowered, then streams them; a directory gets each
-// as it is made.
+// Whether --all-ranks' one output file can take each rank's program as soon
+// as it is lowered: a file written through a temporary one, renamed at the
+// end, so a later rank that fails still publishes nothing. Standard output, a
+// fifo or a device would show the ranks before it: there every program is
+// held until all are lowered.
+bool streamsRanks(const std::string& output) {
+  if (output == "-" || output == "/dev/stdout") return false;
+  std::error_code error;
+  const std::filesystem::file_status status = std::filesystem::status(output, error);
+  return !std::filesystem::exists(status) || std::filesystem::is_regular_file(status);
+}
+
+// Each rank lowers a clone of the dist program. Into a directory, or into a
+// file (streamsRanks), each is written and dropped before the next is made:
+// one rank's program is held at a time (at 100k ops the varied bench program
+// on its ranks held 4.8 GB before). Otherwise every rank's program is held
+// until all are lowered, then streamed.
 int writeRanks(const Program& dist, const std::vector<int64_t>& ranks, const LowerCommandOptions& options,
                DiagnosticEngine& diagnostics) {
   const bool toDirectory = options.allRanks && std::filesystem::is_directory(options.output);
+  if (options.allRanks && !toDirectory && streamsRanks(options.output))
+    return writeOutputUnlessFailed(options.output, diagnostics, [&](OutputSink& out) -> int {
+      for (const int64_t rank : ranks) {
+        std::unique_ptr<Program> lowered = lowerClone(dist, rank, options, diagnostics);
+        if (!lowered) return kExitBadInput;
+        out.write(logLabel(rank, options.stage, lowered->isFragment()));
+        if (!printProgram(*lowered, out)) return kExitUsage;
+      }
+      return out.failed() ? kExitUsage : kExitOk;
+    });
   std::vector<std::unique_ptr<Program>> programs;
   for (const int64_t rank : ranks) {
     std::unique_ptr<Program> lowered = lowerClone(dist, rank, options, diagnostics);

@@ -10,6 +10,10 @@ namespace reshardctl {
 
 namespace {
 
+// writeOutput's render returned false: a write error, diagnosed as one. Not an
+// exit code (those are 0, 1 and 2).
+constexpr int kRenderFailed = -1;
+
 using Put = std::function<bool(std::string_view)>;
 
 // The log `loaded` came from, its program replaced, in three pieces through
@@ -29,6 +33,12 @@ bool putFileWithProgram(const Program& program, const LoadedProgram& loaded, con
 
 int writeOutput(const std::string& path, DiagnosticEngine& diagnostics,
                 const std::function<bool(OutputSink&)>& render) {
+  return writeOutputUnlessFailed(path, diagnostics,
+                                 [&](OutputSink& out) { return render(out) ? kExitOk : kRenderFailed; });
+}
+
+int writeOutputUnlessFailed(const std::string& path, DiagnosticEngine& diagnostics,
+                            const std::function<int(OutputSink&)>& render) {
   std::string error;
   std::optional<OutputFile> out = OutputFile::open(path, &error);
   if (!out) {
@@ -37,8 +47,10 @@ int writeOutput(const std::string& path, DiagnosticEngine& diagnostics,
   }
   // A failed write is known to the output file, with its reason; a render
   // that failed publishes nothing.
-  if (!render(out->sink())) out->abandon(&error);
-  else if (out->commit(&error)) return kExitOk;
+  const int rendered = render(out->sink());
+  if (rendered == kExitOk && out->commit(&error)) return kExitOk;
+  if (rendered != kExitOk) out->abandon(&error);
+  if (rendered != kExitOk && rendered != kRenderFailed && !out->sink().failed()) return rendered;
   diagnostics.error(error.empty() ? "cannot write '" + path + "'" : error);
   return kExitUsage;
 }

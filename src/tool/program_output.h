@@ -18,6 +18,12 @@ namespace reshardctl {
 int writeOutput(const std::string& path, DiagnosticEngine& diagnostics,
                 const std::function<bool(OutputSink&)>& render);
 
+// As writeOutput, for a render that can also fail for a reason of its own,
+// already diagnosed: it returns that exit code (kExitOk when it succeeded),
+// and then the output is abandoned, nothing published and no write error added.
+int writeOutputUnlessFailed(const std::string& path, DiagnosticEngine& diagnostics,
+                            const std::function<int(OutputSink&)>& render);
+
 // Writes `text` to `path` ("-" = stdout) atomically. Returns an exit code.
 int writeTextOutput(const std::string& text, const std::string& path, DiagnosticEngine& diagnostics);
 
