@@ -17,7 +17,7 @@
 #include "tool/cli.h"
 #include "tool/cli_support.h"
 #include "tool/input_files.h"
-#include "tool/output_file.h"
+#include "support/output_file.h"
 #include "support/failure.h"
 #include "tool/input_files.h"
 #include "tool/reporting.h"
