@@ -6,10 +6,11 @@
 # A breakpoint goes on `main` and on every out-of-line function of ours (every
 # function symbol the binary defines in namespace reshardctl, as `rbreak
 # ^reshardctl::` finds them, but by address, so that inlined copies are not
-# counted); each is deleted when first hit, and the file that defines the
+# counted); each is disabled when first hit, and the file that defines the
 # function (its debug info) is recorded. It prints the files in order and how
 # many times the run leaves src/tool/ for another stage: a first entry outside
-# tool/ right after one inside it.
+# tool/ right after one inside it (a function of a tool/ header counts as
+# inside).
 import re
 
 import gdb
@@ -88,6 +89,8 @@ for path, _name in FirstEntry.hits:
 print("functions first entered: %d" % len(FirstEntry.hits))
 for path, name in FirstEntry.hits:
     print("  %-36s %s" % (path, name))
-print("files: %d" % len(files))
-print(" -> ".join(files))
+units = [f for f in files if not f.endswith(".h")]  # a header's functions are inlined elsewhere, or weak copies
+print("files: %d, and %d headers whose functions were entered" % (len(units), len(files) - len(units)))
+print(" -> ".join(units))
+print("headers: " + ", ".join(f for f in files if f.endswith(".h")))
 print("leaves tool/: %d" % leaves)
