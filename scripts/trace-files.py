@@ -61,9 +61,13 @@ class FirstEntry(gdb.Breakpoint):
         self.symbol = symbol
 
     def stop(self):
+        # The function's outermost block (its superblock is the file's static
+        # block): inner blocks may be functions inlined into it.
         block = gdb.block_for_pc(self.address)
-        while block is not None and block.function is None:
+        while block is not None and block.superblock is not None and not block.superblock.is_static:
             block = block.superblock
+        if block is not None and block.function is None:
+            block = None
         path = block.function.symtab.fullname() if block is not None else "?"  # no debug info
         name = block.function.print_name if block is not None else self.symbol
         FirstEntry.hits.append((our_file(path) or path, name))
