@@ -3,8 +3,7 @@
 // the first comma or closer outside them. The grammar's fast value rule
 // (fast_scan.h) runs it on every value of a dump; the syntax stage runs it to
 // split a dictionary's text into entries and to check that a remembered value
-// ends where the input's does (syntax/attribute_dictionary.h,
-// syntax/attribute_memo.h). It lives here because the grammar may include
+// ends where the input's does (syntax/attribute_dictionary.h). It lives here because the grammar may include
 // nothing of the stages.
 //
 // It looks at 16 bytes at a time where the input allows (SSE2, the x86-64

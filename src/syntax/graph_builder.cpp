@@ -132,7 +132,8 @@ void keepNamesAsRead(ParseState& st) {
 // ---- building ops --------------------------------------------------------------
 
 // Paddle keeps an op's attributes in a std::map: each key once. `entries`
-// are sorted by key (stably, so a repeat follows the first in the source too).
+// are sorted by key once keptDictionary has run (stably, so a repeat follows
+// the first in the source too); recognised and verbatim ones have no repeat.
 void reportDuplicateKeys(ParseState& st, const DictionaryRead& read) {
   const auto& entries = read.entries;
   for (size_t i = 1; i < entries.size(); ++i) {
@@ -143,30 +144,6 @@ void reportDuplicateKeys(ParseState& st, const DictionaryRead& read) {
     d.notes.push_back(Diagnostic{Severity::Note, st.at(entries[i - 1].second.data()),
                                  entries[i].first.size(), "first given here", {}});
   }
-}
-
-// Paddle prints `{k:v,...}` with keys sorted and no spaces between entries;
-// an input written otherwise is brought to that form.
-std::string_view canonicalAttributes(ParseState& st, DictionaryRead& read) {
-  auto byKey = [](const auto& a, const auto& b) { return a.first < b.first; };
-  auto notBefore = [](const auto& a, const auto& b) { return !(a.first < b.first); };
-  size_t canonicalSize = read.entries.empty() ? 2 : 1 + read.entries.size();
-  for (const auto& entry : read.entries) canonicalSize += entry.second.size();
-  bool sortedUnique =
-      std::adjacent_find(read.entries.begin(), read.entries.end(), notBefore) == read.entries.end();
-  if (read.text.size() == canonicalSize && sortedUnique) {
-    read.verbatim = true;
-    return st.program->strings().intern(read.text);
-  }
-  std::stable_sort(read.entries.begin(), read.entries.end(), byKey);
-  reportDuplicateKeys(st, read);
-  std::string text = "{";
-  for (size_t i = 0; i < read.entries.size(); ++i) {
-    if (i) text += ',';
-    text += read.entries[i].second;
-  }
-  text += '}';
-  return st.program->strings().intern(text);
 }
 
 // What the op's op_dist_attr text reads as: recognised while reading, read
@@ -275,9 +252,8 @@ Operation* createPendingOp(ParseState& st) {
   spec.resultTypes.clear();
   spec.name = st.program->strings().intern(op.name);
   DictionaryRead& read = op.attributes;
-  spec.attributes = !read.knownText.empty() ? read.knownText
-                    : read.text.empty()     ? std::string_view("{}")
-                                            : canonicalAttributes(st, read);
+  spec.attributes = keptDictionary(read, st.program->strings());
+  reportDuplicateKeys(st, read);
   spec.distAttr = readDistAttr(st, read);
   st.attributeMemo.learn(spec.name, read, spec.attributes, spec.distAttr, st.program->strings());
   spec.location = static_cast<uint32_t>(op.location);

@@ -16,7 +16,7 @@
 #include "ir/diagnostics.h"
 #include "ir/ir.h"
 #include "ir/source.h"
-#include "syntax/attribute_memo.h"
+#include "syntax/attribute_dictionary.h"
 #include "syntax/dist_attr_text.h"
 #include "syntax/generation_detection.h"
 #include "syntax/text_frame.h"
@@ -67,7 +67,7 @@ struct PendingOp {
   HeaderSpelling spelling;
   Span nameSpan;
   std::vector<OperandRef> operands;
-  DictionaryRead attributes;  // attribute_memo.h
+  DictionaryRead attributes;  // attribute_dictionary.h
   std::vector<TypeRef> operandTypes;
   std::vector<TypeRef> resultTypes;
   Span operandTypesOpen, resultTypesStart;

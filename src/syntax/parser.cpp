@@ -192,7 +192,7 @@ bool matchUnlessRecalled(size_t length, Input& in, ParseState& st) {
 
 template <>
 struct action<g::attr_value> {
-  // An op_dist_attr value lately read on an op of the same name (attribute_memo.h).
+  // An op_dist_attr value lately read on an op of the same name (attribute_dictionary.h).
   template <typename Rule, pegtl::apply_mode A, pegtl::rewind_mode M, template <typename...> class Action,
             template <typename...> class Control, typename Input>
   static bool match(Input& in, ParseState& st) {
@@ -221,7 +221,7 @@ struct action<g::attr_entry> {
 
 template <>
 struct action<g::attr_dict> {
-  // A dictionary lately read on an op of the same name (attribute_memo.h): no
+  // A dictionary lately read on an op of the same name (attribute_dictionary.h): no
   // entry is scanned, split or interned again; what its entries would have
   // told (the op_dist_attr value) comes with it.
   template <typename Rule, pegtl::apply_mode A, pegtl::rewind_mode M, template <typename...> class Action,

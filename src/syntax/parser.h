@@ -20,7 +20,7 @@ struct ParseResult {
 
 struct ParseOptions {
   // Recognise an attribute dictionary or op_dist_attr value a dump repeats by
-  // comparing bytes (syntax/attribute_memo.h). Off only to test that it
+  // comparing bytes (syntax/attribute_dictionary.h). Off only to test that it
   // changes nothing.
   bool recogniseRepeatedAttributes = true;
   // --fragment: text that is not a braced program is op lines (docs/format.md,

@@ -200,10 +200,9 @@ int runApply(const ApplyOptions& options, Reporter& reporter) {
   // Findings and summary lines go to standard error, as every command's do
   // (README "Subcommands"); standard output holds only a result: a program,
   // a patch, --check --json's document.
-  OutputSink& summaries = standardError();
   // --in-place writes a file back whole: a log's program must be chosen.
   const InputRun inputs =
-      forEachInput(files, options.inputs, reporter, summaries, std::ref(run),
+      forEachInput(files, options.inputs, reporter, standardError, std::ref(run),
                   options.mode == ApplyMode::InPlace ? SeveralPrograms::WholeFile : SeveralPrograms::InTurn);
   if (options.mode == ApplyMode::Check) return finishCheck(options, run.totals(), inputs, reporter);
   return inputs.status;

@@ -212,7 +212,7 @@ int runCheckPass(const CheckPassOptions& options, Reporter& reporter) {
   const std::vector<std::string> files = expandInputs(options.inputs, reporter);
   CheckPassRun run(options, reporter);
   // Each log is one input: its programs are paired, not taken one by one.
-  const InputRun inputs = forEachInput(files, options.inputs, reporter, standardError(), std::ref(run),
+  const InputRun inputs = forEachInput(files, options.inputs, reporter, standardError, std::ref(run),
                                        SeveralPrograms::WholeFile);
   // As -r over a folder with no dump warns: nothing was checked, which is no failure.
   if (inputs.status != kExitUsage && run.pairs() == 0 && inputs.files > 0)

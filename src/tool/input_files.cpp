@@ -297,7 +297,7 @@ LoadedProgram loadProgram(const std::string& path, DiagnosticEngine& diagnostics
 }
 
 InputRun forEachInput(const std::vector<std::string>& files, const InputSelection& inputs, Reporter& reporter,
-                      OutputSink& summaries, const InputWork& each, SeveralPrograms several) {
+                      const SummarySink& summaries, const InputWork& each, SeveralPrograms several) {
   const bool severalInputs = files.size() > 1 || inputs.recursive;
   InputRun run;
   run.files = files.size();
@@ -305,7 +305,7 @@ InputRun forEachInput(const std::vector<std::string>& files, const InputSelectio
     FileInputs selected = inputsNamed(path, inputs.program, inputs.fragment, severalInputs, several);
     if (!selected.skipped.empty()) {
       ++run.skipped;
-      reporter.summary(summaries, path + ": skipped (" + selected.skipped + ")");
+      reporter.summary(summaries(), path + ": skipped (" + selected.skipped + ")");
       continue;
     }
     // Summaries name each input when there is more than one of them (several
@@ -316,7 +316,7 @@ InputRun forEachInput(const std::vector<std::string>& files, const InputSelectio
       const InputOutcome outcome = each(program);
       run.status = std::max(run.status, outcome.status);
       ++run.programs;
-      if (named && !outcome.summary.empty()) reporter.summary(summaries, program.name + ": " + outcome.summary);
+      if (named && !outcome.summary.empty()) reporter.summary(summaries(), program.name + ": " + outcome.summary);
     }
   }
   if (run.programs == 0 && run.skipped > 0)

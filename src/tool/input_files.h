@@ -137,12 +137,16 @@ struct InputRun {
   size_t skipped = 0;   // files that gave no input (no program in them, none selected)
 };
 
+// Where summary lines go (standardError, standardOutput), asked for only
+// when one is written: a run that writes none never makes that sink.
+using SummarySink = std::function<OutputSink&()>;
+
 // Reads each of `files` (expandInputs) once and runs `each` on its inputs.
 // With more than one, or under -r, each input's summary is written to
 // `summaries` as "NAME: summary", and each file skipped as "NAME: skipped
 // (why)"; a warning when every file was skipped.
 InputRun forEachInput(const std::vector<std::string>& files, const InputSelection& inputs, Reporter& reporter,
-                      OutputSink& summaries, const InputWork& each,
+                      const SummarySink& summaries, const InputWork& each,
                       SeveralPrograms several = SeveralPrograms::InTurn);
 
 }  // namespace reshardctl

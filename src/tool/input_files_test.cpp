@@ -92,7 +92,7 @@ Recorded record(const std::vector<std::string>& files, const InputSelection& inp
   REQUIRE(reporter);
   Recorded r;
   OutputSink sink;  // the status lines, kept in memory
-  r.run = forEachInput(files, inputs, *reporter, sink, [&](const InputProgram& input) {
+  r.run = forEachInput(files, inputs, *reporter, [&]() -> OutputSink& { return sink; }, [&](const InputProgram& input) {
     r.names.push_back(input.name);
     r.selectors.push_back(input.selector);
     r.indices.push_back(input.index);

@@ -107,7 +107,7 @@ int runList(const ListOptions& options, Reporter& reporter) {
   // A file's programs are what is listed: each file is one input, whole.
   const std::vector<std::string> files = expandInputs(options.inputs, reporter);
   const InputRun run = forEachInput(
-      files, options.inputs, reporter, standardError(),
+      files, options.inputs, reporter, standardError,
       [&](const InputProgram& input) {
         DiagnosticEngine diagnostics = reporter.engine();
         if (reportReadFailure(*input.file, diagnostics)) {  // unreadable, or cut (too large, binary)

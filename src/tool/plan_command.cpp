@@ -51,7 +51,7 @@ int runPlan(const PlanOptions& options, Reporter& reporter) {
     throw Failure(FailureKind::Usage, "--json takes one input (one JSON document); several inputs give tables");
   // Tables one after another, each under its input's name when there are several (as list writes them).
   std::string tables;
-  const InputRun run = forEachInput(files, options.inputs, reporter, standardError(), [&](const InputProgram& input) {
+  const InputRun run = forEachInput(files, options.inputs, reporter, standardError, [&](const InputProgram& input) {
     DiagnosticEngine diagnostics = reporter.engine();
     LoadedProgram loaded = loadProgram(input, diagnostics);
     std::string text;

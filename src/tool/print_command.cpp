@@ -17,7 +17,7 @@
 #include "tool/cli.h"
 #include "tool/cli_support.h"
 #include "tool/input_files.h"
-#include "tool/output_file.h"
+#include "support/output_file.h"
 #include "support/failure.h"
 #include "tool/input_files.h"
 #include "tool/reporting.h"
@@ -153,7 +153,7 @@ int runPrint(const PrintOptions& options, Reporter& reporter) {
   std::optional<OutputFile> out = OutputFile::open(options.output, &error);
   if (!out) throw Failure(FailureKind::Io, error);
   bool writeFailed = false;
-  int status = forEachInput(files, options.inputs, reporter, standardError(), [&](const InputProgram& input) {
+  int status = forEachInput(files, options.inputs, reporter, standardError, [&](const InputProgram& input) {
     DiagnosticEngine diagnostics = reporter.engine();
     LoadedProgram loaded = loadProgram(input, diagnostics);
     int fileStatus = loaded.failure;

@@ -4,7 +4,7 @@
 #include <string_view>
 
 #include "syntax/printer.h"
-#include "tool/output_file.h"
+#include "support/output_file.h"
 
 namespace reshardctl {
 

@@ -1,5 +1,5 @@
 // The other end of every subcommand: what it writes, published only when the
-// whole of it was written (output_file.h). Loading is input_files.h.
+// whole of it was written (support/output_file.h). Loading is input_files.h.
 #pragma once
 
 #include <functional>

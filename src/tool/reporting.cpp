@@ -135,26 +135,33 @@ std::unique_ptr<Reporter> Reporter::create(const ReportingOptions& options, std:
   }
   if (options.werror) reporter->policy_.warningRules.insert(reporter->policy_.warningRules.begin(), {"", State::Error});
   reporter->colorStdout_ = useColor(options.color, stdout);
-  switch (reporter->format_) {
+  reporter->colorStderr_ = useColor(options.color, stderr);
+  return reporter;
+}
+
+// Made at the first diagnostic (or the SARIF log's end), so that a run that
+// says nothing never makes standard error's sink.
+DiagnosticConsumer& Reporter::consumer() {
+  if (consumer_) return *consumer_;
+  switch (format_) {
     case DiagnosticFormat::Text:
-      reporter->consumer_ = std::make_unique<TextDiagnosticConsumer>(
-          standardError(), TextStyle{useColor(options.color, stderr), true});
+      consumer_ = std::make_unique<TextDiagnosticConsumer>(standardError(), TextStyle{colorStderr_, true});
       break;
-    case DiagnosticFormat::Json: reporter->consumer_ = std::make_unique<JsonLinesConsumer>(standardError()); break;
-    case DiagnosticFormat::GitHub: reporter->consumer_ = std::make_unique<GitHubConsumer>(standardError()); break;
+    case DiagnosticFormat::Json: consumer_ = std::make_unique<JsonLinesConsumer>(standardError()); break;
+    case DiagnosticFormat::GitHub: consumer_ = std::make_unique<GitHubConsumer>(standardError()); break;
     case DiagnosticFormat::Sarif: {
       auto sarif = std::make_unique<SarifConsumer>(kReshardctlVersion);
-      reporter->sarif_ = sarif.get();
-      reporter->consumer_ = std::move(sarif);
+      sarif_ = sarif.get();
+      consumer_ = std::move(sarif);
       break;
     }
   }
-  return reporter;
+  return *consumer_;
 }
 
 void Reporter::report(DiagnosticEngine& diagnostics, bool showWarnings) {
   if (diagnostics.diagnostics().empty()) return;  // nothing to hand on: the engine is not entered
-  diagnostics.flush(*consumer_, showWarnings && !quiet_);
+  diagnostics.flush(consumer(), showWarnings && !quiet_);
 }
 
 void Reporter::reportFindings(const SourceFile* source, const std::vector<Diagnostic>& findings,
@@ -166,7 +173,7 @@ void Reporter::reportFindings(const SourceFile* source, const std::vector<Diagno
     lines.consume(source, list);
     return;
   }
-  consumer_->consume(source, list);
+  consumer().consume(source, list);
 }
 
 void Reporter::toolError(const std::string& message) {
@@ -178,7 +185,7 @@ void Reporter::toolError(const std::string& message) {
 void Reporter::toolWarning(const std::string& message) {
   if (quiet_) return;
   Diagnostic warning{Severity::Warning, Diagnostic::kNoLocation, 0, message, {}, "tool-error", false};
-  consumer_->consume(nullptr, {&warning});
+  consumer().consume(nullptr, {&warning});
 }
 
 void Reporter::summary(OutputSink& stream, const std::string& line) {
@@ -195,7 +202,7 @@ void Reporter::summary(OutputSink& stream, const std::string& line) {
 void Reporter::statistic(const std::string& line) {
   if (format_ == DiagnosticFormat::Json || format_ == DiagnosticFormat::Sarif) {
     Diagnostic note{Severity::Note, Diagnostic::kNoLocation, 0, line, {}, "stats", false};
-    consumer_->consume(nullptr, {&note});
+    consumer().consume(nullptr, {&note});
     return;
   }
   const bool quiet = std::exchange(quiet_, false);
@@ -204,7 +211,8 @@ void Reporter::statistic(const std::string& line) {
 }
 
 void Reporter::finish() {
-  if (!sarif_) return;
+  if (format_ != DiagnosticFormat::Sarif) return;
+  consumer();  // the log is written even when it holds no result
   const std::string text = dumpJson(sarif_->document());
   standardError().write(text);
   standardError().flush();

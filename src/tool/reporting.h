@@ -74,12 +74,14 @@ class Reporter {
 
  private:
   Reporter() = default;
+  DiagnosticConsumer& consumer();
 
   DiagnosticPolicy policy_;
   DiagnosticFormat format_ = DiagnosticFormat::Text;
   bool colorStdout_ = false;
+  bool colorStderr_ = false;
   bool quiet_ = false;  // -q
-  std::unique_ptr<DiagnosticConsumer> consumer_;  // on stderr
+  std::unique_ptr<DiagnosticConsumer> consumer_;  // on stderr; made by consumer() when first needed
   SarifConsumer* sarif_ = nullptr;                // consumer_, when the format is SARIF
 };
 

@@ -369,7 +369,7 @@ int runValidate(const ValidateCommandOptions& options, Reporter& reporter) {
   InputValidator validator(options, reporter, run, processes.get());
   // The report is the command's result: its lines go to the output, not
   // forEachInput's summaries.
-  const InputRun inputs = forEachInput(files, options.inputs, reporter, standardError(), std::ref(validator));
+  const InputRun inputs = forEachInput(files, options.inputs, reporter, standardError, std::ref(validator));
   std::string report = run.text;
   if (inputs.programs > 1)
     report += fmt::format("validated {}: {}, {}, {} failed\n", countedIn(inputs.programs, "program", inputs.files, "file"),

@@ -40,7 +40,7 @@ int runVerify(const VerifyOptions& options, Reporter& reporter) {
   report["files"] = nlohmann::ordered_json::array();
   size_t withErrors = 0, withWarnings = 0;
   const std::vector<std::string> files = expandInputs(options.inputs, reporter);
-  const InputRun run = forEachInput(files, options.inputs, reporter, standardError(), [&](const InputProgram& input) {
+  const InputRun run = forEachInput(files, options.inputs, reporter, standardError, [&](const InputProgram& input) {
     DiagnosticEngine diagnostics = reporter.engine();
     LoadedProgram loaded = loadProgram(input, diagnostics);
     if (loaded.program) lintProgram(*loaded.program, diagnostics);

@@ -35,42 +35,20 @@ template <typename T> __device__ T fromFloat(float value) { return static_cast<T
 template <> __device__ __half fromFloat(float value) { return __float2half_rn(value); }
 template <> __device__ __nv_bfloat16 fromFloat(float value) { return __float2bfloat16_rn(value); }
 
-template <typename T>
-__global__ void __launch_bounds__(kThreads) logicalKernel(T* data, int64_t count) {
+// Every elementwise fix-up `op` (kernel_index.h: Logical, DivideBy,
+// MultiplyBy), grid-stride. Half and bfloat16 go through float: a float
+// result rounded once more to 11 or 8 bits equals the direct rounding
+// (24 >= 2p + 2), so a quotient matches the reference's double math.
+template <typename T, typename Op>
+__global__ void __launch_bounds__(kThreads) elementwiseKernel(T* data, int64_t count, Op op) {
   gridStride(count, blockIdx.x, gridDim.x, static_cast<int>(threadIdx.x), [&](int64_t e) {
     if constexpr (std::is_same_v<T, __half> || std::is_same_v<T, __nv_bfloat16>) {
-      data[e] = fromFloat<T>(logicalOf(asFloat(data[e])));
+      data[e] = fromFloat<T>(op(asFloat(data[e])));
     } else {
-      data[e] = logicalOf(data[e]);
+      data[e] = op(data[e]);
     }
   });
 }
-
-template <typename T>
-__global__ void __launch_bounds__(kThreads) divideKernel(T* data, int64_t count, int64_t divisor) {
-  gridStride(count, blockIdx.x, gridDim.x, static_cast<int>(threadIdx.x), [&](int64_t e) {
-    if constexpr (std::is_same_v<T, __half> || std::is_same_v<T, __nv_bfloat16>) {
-      // A float quotient rounded once more to 11 or 8 bits equals the direct
-      // rounding (24 >= 2p + 2), so this matches the reference's double math.
-      data[e] = fromFloat<T>(quotientOf(asFloat(data[e]), divisor));
-    } else {
-      data[e] = quotientOf(data[e], divisor);
-    }
-  });
-}
-
-template <typename T>
-__global__ void __launch_bounds__(kThreads) multiplyKernel(T* data, int64_t count, int64_t factor) {
-  gridStride(count, blockIdx.x, gridDim.x, static_cast<int>(threadIdx.x), [&](int64_t e) {
-    if constexpr (std::is_same_v<T, __half> || std::is_same_v<T, __nv_bfloat16>) {
-      data[e] = fromFloat<T>(productOf(asFloat(data[e]), factor));
-    } else {
-      data[e] = productOf(data[e], factor);
-    }
-  });
-}
-
-enum class Elementwise : uint8_t { Logical, Divide, Multiply };
 
 // Blocks for `work` items of `perBlock` each on the current device.
 int multiprocessors() {
@@ -97,32 +75,26 @@ cudaError_t copyAs(const BoxCopy& copy, const void* src, void* dst, cudaStream_t
   return cudaGetLastError();
 }
 
-template <typename T>
-cudaError_t elementwise(DeviceType, void* data, int64_t count, int64_t operand, Elementwise kind, cudaStream_t stream) {
-  const unsigned blocks = blocksFor(count, kThreads);
-  if (kind == Elementwise::Divide)
-    divideKernel<T><<<blocks, kThreads, 0, stream>>>(static_cast<T*>(data), count, operand);
-  else if (kind == Elementwise::Multiply)
-    multiplyKernel<T><<<blocks, kThreads, 0, stream>>>(static_cast<T*>(data), count, operand);
-  else
-    logicalKernel<T><<<blocks, kThreads, 0, stream>>>(static_cast<T*>(data), count);
+template <typename T, typename Op>
+cudaError_t elementwise(void* data, int64_t count, Op op, cudaStream_t stream) {
+  elementwiseKernel<T><<<blocksFor(count, kThreads), kThreads, 0, stream>>>(static_cast<T*>(data), count, op);
   return cudaGetLastError();
 }
 
-cudaError_t dispatchElementwise(DeviceType type, void* data, int64_t count, int64_t operand, Elementwise kind,
-                                cudaStream_t stream) {
+template <typename Op>
+cudaError_t dispatchElementwise(DeviceType type, void* data, int64_t count, Op op, cudaStream_t stream) {
   if (count <= 0) return cudaSuccess;
   switch (type) {
-    case DeviceType::U8: return elementwise<uint8_t>(type, data, count, operand, kind, stream);
-    case DeviceType::I8: return elementwise<int8_t>(type, data, count, operand, kind, stream);
-    case DeviceType::I32: return elementwise<int32_t>(type, data, count, operand, kind, stream);
-    case DeviceType::U32: return elementwise<uint32_t>(type, data, count, operand, kind, stream);
-    case DeviceType::I64: return elementwise<int64_t>(type, data, count, operand, kind, stream);
-    case DeviceType::U64: return elementwise<uint64_t>(type, data, count, operand, kind, stream);
-    case DeviceType::F16: return elementwise<__half>(type, data, count, operand, kind, stream);
-    case DeviceType::BF16: return elementwise<__nv_bfloat16>(type, data, count, operand, kind, stream);
-    case DeviceType::F32: return elementwise<float>(type, data, count, operand, kind, stream);
-    case DeviceType::F64: return elementwise<double>(type, data, count, operand, kind, stream);
+    case DeviceType::U8: return elementwise<uint8_t>(data, count, op, stream);
+    case DeviceType::I8: return elementwise<int8_t>(data, count, op, stream);
+    case DeviceType::I32: return elementwise<int32_t>(data, count, op, stream);
+    case DeviceType::U32: return elementwise<uint32_t>(data, count, op, stream);
+    case DeviceType::I64: return elementwise<int64_t>(data, count, op, stream);
+    case DeviceType::U64: return elementwise<uint64_t>(data, count, op, stream);
+    case DeviceType::F16: return elementwise<__half>(data, count, op, stream);
+    case DeviceType::BF16: return elementwise<__nv_bfloat16>(data, count, op, stream);
+    case DeviceType::F32: return elementwise<float>(data, count, op, stream);
+    case DeviceType::F64: return elementwise<double>(data, count, op, stream);
   }
   return cudaErrorInvalidValue;
 }
@@ -156,15 +128,15 @@ cudaError_t launchFill(void* dst, int64_t count, int64_t elemBytes, uint64_t bit
 }
 
 cudaError_t launchLogical(DeviceType type, void* data, int64_t count, cudaStream_t stream) {
-  return dispatchElementwise(type, data, count, 1, Elementwise::Logical, stream);
+  return dispatchElementwise(type, data, count, Logical{}, stream);
 }
 
 cudaError_t launchDivide(DeviceType type, void* data, int64_t count, int64_t divisor, cudaStream_t stream) {
-  return dispatchElementwise(type, data, count, divisor, Elementwise::Divide, stream);
+  return dispatchElementwise(type, data, count, DivideBy{divisor}, stream);
 }
 
 cudaError_t launchMultiply(DeviceType type, void* data, int64_t count, int64_t factor, cudaStream_t stream) {
-  return dispatchElementwise(type, data, count, factor, Elementwise::Multiply, stream);
+  return dispatchElementwise(type, data, count, MultiplyBy{factor}, stream);
 }
 
 }  // namespace reshardctl::gpu

@@ -150,7 +150,7 @@ RESHARDCTL_HOST_DEVICE inline void copyElementsBody(const CopyArgs& a, const Uni
   }
 }
 
-// Fill, logical and divide: element e of `count` for every thread, grid-stride.
+// Fill and the elementwise operations: element e of `count` for every thread, grid-stride.
 template <typename Visit>
 RESHARDCTL_HOST_DEVICE inline void gridStride(int64_t count, int64_t block, int64_t blocks, int thread, Visit visit) {
   for (int64_t e = block * kThreads + thread; e < count; e += blocks * kThreads) visit(e);
@@ -180,5 +180,22 @@ template <typename T>
 RESHARDCTL_HOST_DEVICE inline T productOf(T value, int64_t factor) {
   return static_cast<T>(value * static_cast<T>(factor));
 }
+
+// The elementwise kernel's operations (cuda_kernels.cu elementwiseKernel):
+// each applies one fix-up above, with its operand.
+struct Logical {
+  template <typename T>
+  RESHARDCTL_HOST_DEVICE T operator()(T value) const { return logicalOf(value); }
+};
+struct DivideBy {
+  int64_t divisor;
+  template <typename T>
+  RESHARDCTL_HOST_DEVICE T operator()(T value) const { return quotientOf(value, divisor); }
+};
+struct MultiplyBy {
+  int64_t factor;
+  template <typename T>
+  RESHARDCTL_HOST_DEVICE T operator()(T value) const { return productOf(value, factor); }
+};
 
 }  // namespace reshardctl::gpu

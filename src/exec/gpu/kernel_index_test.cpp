@@ -163,3 +163,19 @@ TEST_CASE("kernel index: the reduction fix-ups round like the reference for inte
   }
   CHECK(quotientOf(uint64_t{1} << 63, 2) == uint64_t{1} << 62);  // unsigned stays unsigned
 }
+
+TEST_CASE("kernel index: the elementwise kernel's operations apply their fix-up to every element once") {
+  const std::vector<int32_t> input = {-7, -1, 0, 1, 2, 7, 100};
+  auto applied = [&](auto op) {
+    std::vector<int32_t> data = input;
+    const auto count = static_cast<int64_t>(data.size());
+    for (int thread = 0; thread < kThreads; ++thread)  // one block
+      gridStride(count, 0, 1, thread, [&](int64_t e) { data[static_cast<size_t>(e)] = op(data[static_cast<size_t>(e)]); });
+    return data;
+  };
+  CHECK(applied(Logical{}) == std::vector<int32_t>{1, 1, 0, 1, 1, 1, 1});
+  CHECK(applied(DivideBy{3}) == std::vector<int32_t>{-2, 0, 0, 0, 0, 2, 33});
+  CHECK(applied(MultiplyBy{4}) == std::vector<int32_t>{-28, -4, 0, 4, 8, 28, 400});
+  CHECK(MultiplyBy{2}(0.75f) == 1.5f);
+  CHECK(DivideBy{4}(1.0) == 0.25);
+}

@@ -1,4 +1,4 @@
-#include "tool/output_file.h"
+#include "support/output_file.h"
 
 #include <fcntl.h>
 #include <pthread.h>

@@ -13,7 +13,7 @@
 #include <vector>
 #include <algorithm>
 
-#include "tool/output_file.h"
+#include "support/output_file.h"
 
 namespace reshardctl {
 
