@@ -114,8 +114,8 @@ Operation* Program::createOp(const OpSpec& spec) {
   op->spelling_ = spec.spelling;
   if (spec.debugId) {
     op->debugId_ = *spec.debugId;
-    usesDebugIds_ = true;
-    maxDebugId_ = std::max(maxDebugId_, *spec.debugId);
+    written_.usesDebugIds = true;
+    written_.maxDebugId = std::max(written_.maxDebugId, *spec.debugId);
   }
   op->numOperands_ = static_cast<uint32_t>(spec.operands.size());
   op->operands_ = arena_.makeArray<Operand>(spec.operands.size());

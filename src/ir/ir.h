@@ -241,11 +241,11 @@ class Program {
   Program& operator=(const Program&) = delete;
 
   Block* body() const { return body_; }
-  DistGeneration generation() const { return style_.generation; }
-  void setGeneration(DistGeneration generation) { style_.generation = generation; }
+  DistGeneration generation() const { return written_.style.generation; }
+  void setGeneration(DistGeneration generation) { written_.style.generation = generation; }
   // How new dist text is written: the input's generation and placements habit.
-  const DistWriteStyle& distStyle() const { return style_; }
-  void setDistStyle(const DistWriteStyle& style) { style_ = style; }
+  const DistWriteStyle& distStyle() const { return written_.style; }
+  void setDistStyle(const DistWriteStyle& style) { written_.style = style; }
 
   StringPool& strings() { return strings_; }
   TypeTable& types() { return types_; }
@@ -274,40 +274,40 @@ class Program {
 
   // Debug dumps print ` [id:N]` on every op; ops a pass creates in such a
   // program get fresh ids above the largest read.
-  bool usesDebugIds() const { return usesDebugIds_; }
-  uint32_t newDebugId() { return ++maxDebugId_; }
+  bool usesDebugIds() const { return written_.usesDebugIds; }
+  uint32_t newDebugId() { return ++written_.maxDebugId; }
 
   // Layout the dump was read in, kept so it prints back as it came.
-  IndentStyle indentStyle() const { return indentStyle_; }
-  void setIndentStyle(IndentStyle style) { indentStyle_ = style; }
+  IndentStyle indentStyle() const { return written_.indentStyle; }
+  void setIndentStyle(IndentStyle style) { written_.indentStyle = style; }
   // The module op's own line when the dump printed the module op itself
   // (`() = "builtin.module" [id:N] () {program:0x..} : () -> `, then the
   // body on the next line): Operation::Print on the module, as pass
   // instrumentation does. "" for a plain Program::Print dump.
-  std::string_view moduleHeader() const { return moduleHeader_; }
-  void setModuleHeader(std::string_view line) { moduleHeader_ = strings_.intern(line); }
+  std::string_view moduleHeader() const { return written_.moduleHeader; }
+  void setModuleHeader(std::string_view line) { written_.moduleHeader = strings_.intern(line); }
   // How its lines sat in the host text (syntax/text_frame.h): the text before
   // each line (one entry when every line had the same) and CRLF line ends.
   // A fragment (read with --fragment): op lines without the program's braces,
   // the top-level ops at `fragmentIndent` columns; the values it uses but
   // does not define are the body's arguments, printed by their names alone.
-  bool isFragment() const { return fragment_; }
-  size_t fragmentIndent() const { return fragmentIndent_; }
-  void setFragment(size_t indent) { fragment_ = true, fragmentIndent_ = indent; }
+  bool isFragment() const { return written_.fragment; }
+  size_t fragmentIndent() const { return written_.fragmentIndent; }
+  void setFragment(size_t indent) { written_.fragment = true, written_.fragmentIndent = indent; }
   // The closing brace ends the text without a newline (a dump cut or edited
   // so): it prints back so.
-  bool endsWithoutNewline() const { return endsWithoutNewline_; }
-  void setEndsWithoutNewline() { endsWithoutNewline_ = true; }
+  bool endsWithoutNewline() const { return written_.endsWithoutNewline; }
+  void setEndsWithoutNewline() { written_.endsWithoutNewline = true; }
   // Where the printer's %N counter starts: past the numbers a dump kept as
   // read (a fragment's, or a dump not numbered as Paddle numbers).
-  uint32_t firstResultNumber() const { return firstResultNumber_; }
-  void setFirstResultNumber(uint32_t n) { firstResultNumber_ = n; }
-  const std::vector<std::string_view>& linePrefixes() const { return linePrefixes_; }
-  bool crlfLines() const { return crlfLines_; }
+  uint32_t firstResultNumber() const { return written_.firstResultNumber; }
+  void setFirstResultNumber(uint32_t n) { written_.firstResultNumber = n; }
+  const std::vector<std::string_view>& linePrefixes() const { return written_.linePrefixes; }
+  bool crlfLines() const { return written_.crlfLines; }
   void setLineFrame(const std::vector<std::string_view>& prefixes, bool crlf) {
-    linePrefixes_.clear();
-    for (std::string_view prefix : prefixes) linePrefixes_.push_back(strings_.intern(prefix));
-    crlfLines_ = crlf;
+    written_.linePrefixes.clear();
+    for (std::string_view prefix : prefixes) written_.linePrefixes.push_back(strings_.intern(prefix));
+    written_.crlfLines = crlf;
   }
   // Lines holding only blanks, verbatim with their newlines: the ones before
   // an op line, and the ones before a block's closing brace. Paddle's printer
@@ -340,17 +340,22 @@ class Program {
   std::vector<std::unique_ptr<TensorDistAttr>> tensorDistAttrs_;
   Block* body_ = nullptr;
   uint32_t nextValueId_ = 0;
-  bool usesDebugIds_ = false;
-  uint32_t maxDebugId_ = 0;
-  DistWriteStyle style_;
-  IndentStyle indentStyle_ = IndentStyle::PerLevel;
-  std::string_view moduleHeader_;
-  std::vector<std::string_view> linePrefixes_;
-  bool crlfLines_ = false;
-  bool fragment_ = false;
-  size_t fragmentIndent_ = 0;
-  uint32_t firstResultNumber_ = 0;
-  bool endsWithoutNewline_ = false;
+  // How the dump was written, kept so it prints back as read: one struct, so
+  // that a clone (ir/clone/program_clone.h) copies it whole and a field added
+  // here is never forgotten there.
+  struct WrittenForm {
+    bool usesDebugIds = false;
+    uint32_t maxDebugId = 0;
+    DistWriteStyle style;
+    IndentStyle indentStyle = IndentStyle::PerLevel;
+    std::string_view moduleHeader;
+    std::vector<std::string_view> linePrefixes;
+    bool crlfLines = false;
+    bool fragment = false;
+    size_t fragmentIndent = 0;
+    uint32_t firstResultNumber = 0;
+    bool endsWithoutNewline = false;
+  } written_;
   std::unordered_map<const Operation*, std::string_view> blankLinesBeforeOp_;
   std::unordered_map<const Block*, std::string_view> blankLinesAtEnd_;
   // A clone refers to its original's text, types and dist attrs: the

@@ -72,8 +72,8 @@ class Renderer {
     std::iota(numbers.begin(), numbers.end(), 0);
     std::mt19937_64 rng(options_.renameSeed);
     if (options_.renameValues) std::shuffle(numbers.begin(), numbers.end(), rng);
-    // Renamed: numbers shuffled, which print renumbered (a name that is not
-    // digits would be a printer alias, printed as read: docs/format.md).
+    // Renamed: numbers shuffled, which are not Paddle's numbering, so they
+    // print as read (docs/format.md): the check compares up to names.
     for (size_t i = 0; i < results.size(); ++i)
       rendered_.valueName[static_cast<size_t>(results[i])] = "%" + std::to_string(numbers[i]);
   }

@@ -134,8 +134,7 @@ std::unique_ptr<Lowered> lowerText(std::string name, std::string text, uint64_t 
   const auto collect = [&](int64_t rank, const Program& program) {
     lowered->calls.add(collectRank({rank, &program, lowered->source.get(), "generated.ir", &lowered->engine}));
   };
-  lowered->ranks = lowerEveryRank(std::move(first), [&] { return parsePartitioned(*lowered->source); }, collect,
-                                  diagnostics);
+  lowered->ranks = lowerEveryRank(first.get(), collect, diagnostics);
   if (!lowered->ranks.ok) return nullptr;
   for (const Diagnostic& d : diagnostics.diagnostics()) lowered->flagged = lowered->flagged || d.code == "lowering";
   return lowered;

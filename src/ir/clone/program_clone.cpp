@@ -27,16 +27,7 @@ class ProgramCloner {
     Program& to = *to_;
     to.types_.adopt(from_.types_);
     to.nextValueId_ = from_.nextValueId_;
-    to.usesDebugIds_ = from_.usesDebugIds_;
-    to.maxDebugId_ = from_.maxDebugId_;
-    to.style_ = from_.style_;
-    to.indentStyle_ = from_.indentStyle_;
-    to.moduleHeader_ = from_.moduleHeader_;
-    to.linePrefixes_ = from_.linePrefixes_;
-    to.crlfLines_ = from_.crlfLines_;
-    to.fragment_ = from_.fragment_;
-    to.fragmentIndent_ = from_.fragmentIndent_;
-    to.firstResultNumber_ = from_.firstResultNumber_;
+    to.written_ = from_.written_;
     to.original_ = &from_;
     ++from_.liveClones_;
   }
