@@ -3,16 +3,19 @@
 // Paddle's functions. Each collective step of a plan is a 1-D move on the
 // groups along its mesh dims, so it is lowered by the 1-D function of that
 // move on the group holding this rank, as NdMeshReshardFunction lowers its
-// moves (reshard_functions.cpp); a send_recv step is same_status. Every
-// group of a step is made before this rank's is used, so ring ids agree on
-// every rank.
+// moves (reshard_functions.cpp); a send_recv step is same_status, or its
+// p2p ops on parts of the pieces where the pieces change. Every group of a
+// step is made before this rank's is used, so ring ids agree on every rank.
 #include <algorithm>
 
 #include <fmt/format.h>
 
+#include "lower/local_shape.h"
 #include "lower/reshard_functions.h"
+#include "reshard/local_box.h"
 #include "reshard/mesh_coords.h"
 #include "reshard/planner.h"
+#include "syntax/type_text.h"
 
 namespace reshardctl {
 
@@ -56,7 +59,135 @@ void requireEvenGather(size_t index, const Step& step, const std::vector<int64_t
                                   index + 1, step.tensorDim, fmt::join(group, ","), size, ranks));
 }
 
+std::vector<int64_t> extents(const Box& box) {
+  std::vector<int64_t> sizes;
+  for (size_t dim = 0; dim < box.rank(); ++dim) sizes.push_back(box.extent(dim));
+  return sizes;
+}
+
+// The part `source` sends `destination` in a send_recv step: where its piece
+// before the step meets the destination's piece after it, as exec's CPU
+// executor cuts it (exec/step_program.cpp, Lowering::sendRecv).
+Box sentPart(const Step& step, const std::vector<int64_t>& dims, int64_t source, int64_t destination) {
+  const Box held = localBox(dims, step.from, meshCoord(step.from.mesh, positionOf(step.from.mesh, source)));
+  const Box wanted = localBox(dims, step.to, meshCoord(step.to.mesh, positionOf(step.to.mesh, destination)));
+  return intersect(held, wanted);
+}
+
+// The one tensor dim along which `parts` (sorted by it) stack into `wanted`
+// end to end, each spanning `wanted` in every other dim; -1 when none does.
+int64_t stackingDim(std::vector<std::pair<Box, Value*>>& parts, const Box& wanted) {
+  for (size_t dim = 0; dim < wanted.rank(); ++dim) {
+    std::sort(parts.begin(), parts.end(),
+              [dim](const auto& a, const auto& b) { return a.first.begin[dim] < b.first.begin[dim]; });
+    int64_t reached = wanted.begin[dim];
+    bool stacks = true;
+    for (const auto& [part, value] : parts) {
+      Box spanned = wanted;
+      spanned.begin[dim] = reached;
+      spanned.end[dim] = part.end[dim];
+      stacks = stacks && part == spanned;
+      reached = part.end[dim];
+    }
+    if (stacks && reached == wanted.end[dim]) return static_cast<int64_t>(dim);
+  }
+  return -1;
+}
+
 }  // namespace
+
+// A send_recv step whose pieces change (reshard/transition.h's meshChange by
+// intersection, or a permutation): Paddle's same_status
+// (same_status_reshard_func.py SameStatusReshardFunction.reshard) extended to
+// parts. Every p2p group of the step is made first, [src,dst] then [dst,src]
+// as same_status makes them, so ring ids agree on every rank. Then, in the
+// step's pair order (destinations in order, the order exec's executor and
+// every other rank follow, so no pair waits on a later one): as a source,
+// this rank slices the part out of its piece when it is not all of it and
+// sends it (send_v2); as a destination it receives each part (recv_v2) and
+// concatenates them along the dim they stack on. Parts are typed by their
+// local shape (builtin.tensor), the new piece by the step's next layout.
+Value* ReshardFunctions::pointToPoint(const Step& step, const TensorDistAttr& current, const TensorDistAttr& next,
+                                      Value* value, const Target& out) {
+  const std::vector<int64_t>& dims = value->type->dims;
+  for (const std::vector<int64_t>& pair : step.groups)
+    if (pair[0] != pair[1]) groups_.ringOf({pair[0], pair[1]}), groups_.ringOf({pair[1], pair[0]});
+  const int64_t source = positionOf(step.from.mesh, rank_), destination = positionOf(step.to.mesh, rank_);
+  if (source < 0 && destination < 0) return fakeReshard(current, next, value, out);
+  const Box held = source < 0 ? Box{} : localBox(dims, step.from, meshCoord(step.from.mesh, source));
+  const Box wanted = destination < 0 ? Box{} : localBox(dims, step.to, meshCoord(step.to.mesh, destination));
+  const std::string dtype(value->type->dtype);
+  // A part that is all of this rank's new piece is typed as it, others by their shape.
+  const auto partType = [&](const Box& part) { return part == wanted ? out.type : ops_.denseType(extents(part), dtype); };
+  std::vector<std::pair<Box, Value*>> parts;  // what this rank holds of its new piece
+  for (const std::vector<int64_t>& pair : step.groups) {
+    if (pair[0] != rank_ && pair[1] != rank_) continue;
+    const Box part = sentPart(step, dims, pair[0], pair[1]);
+    if (part.empty()) continue;
+    if (pair[0] != rank_) {
+      NewOp recv = recvV2(pair[0], pair[1], partType(part), extents(part));
+      if (part == wanted) recv.resultDists = {out.dist};
+      recv.dist = ops_.opDist(next.mesh, {}, part == wanted ? std::vector{next} : std::vector<TensorDistAttr>{});
+      recv.stopGradient = ops_.stopGradient(value);
+      parts.emplace_back(part, ops_.createOne(std::move(recv)));
+      continue;
+    }
+    Value* piece = value;
+    if (!(part == held)) {
+      std::vector<int64_t> axes, starts, ends;
+      for (size_t dim = 0; dim < part.rank(); ++dim) {
+        if (part.begin[dim] == held.begin[dim] && part.end[dim] == held.end[dim]) continue;
+        axes.push_back(static_cast<int64_t>(dim));
+        starts.push_back(part.begin[dim] - held.begin[dim]);
+        ends.push_back(part.end[dim] - held.begin[dim]);
+      }
+      const bool whole = pair[1] == rank_ && part == wanted;
+      NewOp slice = sliceOp(value, axes, starts, ends);
+      slice.resultTypes = {partType(part)};
+      if (whole) slice.resultDists = {out.dist};
+      slice.dist = ops_.opDist(current.mesh, {current}, whole ? std::vector{next} : std::vector<TensorDistAttr>{});
+      piece = ops_.createOne(std::move(slice));
+    }
+    if (pair[1] == rank_) {
+      parts.emplace_back(part, piece);
+      continue;
+    }
+    sendV2(piece, pair[0], pair[1], ops_.opDist(current.mesh, {current}, {}));
+  }
+  if (destination < 0) return fakeReshard(current, next, value, out);
+  return joinParts(std::move(parts), wanted, next, out);
+}
+
+// This rank's new piece from the parts it kept or received: one part is it
+// (relabelled when it is the old piece unchanged), several are concatenated
+// (builtin.combine, then pd_op.concat as s_to_r's does) along the dim they
+// stack on. Parts that stack along no one dim are refused.
+Value* ReshardFunctions::joinParts(std::vector<std::pair<Box, Value*>> parts, const Box& wanted,
+                                   const TensorDistAttr& next, const Target& out) {
+  if (parts.empty())
+    throw PaddleRefusal(fmt::format("the plan's send_recv leaves rank {} an empty piece, which no recv_v2 or concat "
+                                    "makes", rank_));
+  if (parts.size() == 1 && parts.front().first == wanted) {
+    Value* piece = parts.front().second;
+    if (piece->type == out.type) return piece;
+    return shareData(piece->dist ? *piece->dist : next, next, piece, out);
+  }
+  const int64_t dim = stackingDim(parts, wanted);
+  if (dim < 0)
+    throw PaddleRefusal(fmt::format("the plan's send_recv gives rank {} {} parts of its new piece that do not stack "
+                                    "along one tensor dim, which one pd_op.concat cannot join",
+                                    rank_, parts.size()));
+  std::vector<Value*> values;
+  std::vector<const Type*> types;
+  for (const auto& [part, value] : parts) values.push_back(value), types.push_back(value->type);
+  NewOp combine{"builtin.combine", {}, values, {vectorType(ops_.program().types(), types)}, {}, std::nullopt, true};
+  combine.stopGradient = std::all_of(values.begin(), values.end(), [&](const Value* v) { return ops_.stopGradient(v); });
+  Value* list = ops_.createOne(std::move(combine));
+  Value* axis = ops_.fullInt32(dim);
+  NewOp concat{"pd_op.concat", {}, {list, axis}, {out.type}, {out.dist}, ops_.opDist(next.mesh, {}, {next}),
+               ops_.stopGradient(list)};
+  return ops_.createOne(std::move(concat));
+}
 
 Value* ReshardFunctions::reduceThenSlice(const Step& step, const std::vector<int64_t>& group,
                                          const TensorDistAttr& current, Value* value, const Target& out) {
@@ -85,10 +216,8 @@ Value* ReshardFunctions::planned(const TensorDistAttr& src, const TensorDistAttr
     const TensorDistAttr next = last ? dst : toDistAttr(step.to, static_cast<int64_t>(dims.size()));
     const Target target = last ? out : Target{ops_.distType(dims, dtype, next), next};
     if (step.kind == StepKind::SendRecv) {
-      if (!(step.from.placements == step.to.placements) || step.from.mesh.shape != step.to.mesh.shape)
-        throw PaddleRefusal(fmt::format("the plan's send_recv from {} to {} has no same_status form",
-                                        layoutText(step.from), layoutText(step.to)));
-      value = sameStatus(current, next, value, target);
+      const bool samePieces = step.from.placements == step.to.placements && step.from.mesh.shape == step.to.mesh.shape;
+      value = samePieces ? sameStatus(current, next, value, target) : pointToPoint(step, current, next, value, target);
       current = next;
       continue;
     }
