@@ -3,8 +3,8 @@
 // Paddle's functions. Each collective step of a plan is a 1-D move on the
 // groups along its mesh dims, so it is lowered by the 1-D function of that
 // move on the group holding this rank, as NdMeshReshardFunction lowers its
-// moves (reshard_functions.cpp); a send_recv step is same_status, or its
-// p2p ops on parts of the pieces where the pieces change. Every group of a
+// moves (reshard_functions.cpp); a send_recv step is same_status's p2p ops
+// on the plan's pairs, each sending a part of a piece. Every group of a
 // step is made before this rank's is used, so ring ids agree on every rank.
 #include <algorithm>
 
@@ -96,7 +96,7 @@ int64_t stackingDim(std::vector<std::pair<Box, Value*>>& parts, const Box& wante
 
 }  // namespace
 
-// A send_recv step whose pieces change (reshard/transition.h's meshChange by
+// A send_recv step (reshard/transition.h's meshChange, rank to rank or by
 // intersection, or a permutation): Paddle's same_status
 // (same_status_reshard_func.py SameStatusReshardFunction.reshard) extended to
 // parts. Every p2p group of the step is made first, [src,dst] then [dst,src]
@@ -216,8 +216,11 @@ Value* ReshardFunctions::planned(const TensorDistAttr& src, const TensorDistAttr
     const TensorDistAttr next = last ? dst : toDistAttr(step.to, static_cast<int64_t>(dims.size()));
     const Target target = last ? out : Target{ops_.distType(dims, dtype, next), next};
     if (step.kind == StepKind::SendRecv) {
-      const bool samePieces = step.from.placements == step.to.placements && step.from.mesh.shape == step.to.mesh.shape;
-      value = samePieces ? sameStatus(current, next, value, target) : pointToPoint(step, current, next, value, target);
+      // The plan's own pairs, not same_status's pairing of the meshes in
+      // order: a rank that keeps its piece sends nothing, and one that must
+      // both send and receive does both (Paddle's same_status stops at its
+      // first pair and hangs, docs/lowering.md).
+      value = pointToPoint(step, current, next, value, target);
       current = next;
       continue;
     }

@@ -67,8 +67,8 @@ class ReshardFunctions {
   NewOp recvV2(int64_t source, int64_t destination, const Type* type, const std::vector<int64_t>& localDims);
   NewOp sliceOp(Value* value, const std::vector<int64_t>& axes, const std::vector<int64_t>& starts,
                 const std::vector<int64_t>& ends);
-  // A plan's send_recv step whose placements change: each rank sends and
-  // receives the parts step.groups lists (planned_reshard.cpp).
+  // A plan's send_recv step: each rank sends and receives the parts of the
+  // pairs step.groups lists (planned_reshard.cpp).
   Value* pointToPoint(const Step& step, const TensorDistAttr& current, const TensorDistAttr& next, Value* value,
                       const Target& out);
   Value* joinParts(std::vector<std::pair<Box, Value*>> parts, const Box& wanted, const TensorDistAttr& next,
