@@ -74,24 +74,23 @@ Box sentPart(const Step& step, const std::vector<int64_t>& dims, int64_t source,
   return intersect(held, wanted);
 }
 
-// The one tensor dim along which `parts` (sorted by it) stack into `wanted`
-// end to end, each spanning `wanted` in every other dim; -1 when none does.
-int64_t stackingDim(std::vector<std::pair<Box, Value*>>& parts, const Box& wanted) {
-  for (size_t dim = 0; dim < wanted.rank(); ++dim) {
-    std::sort(parts.begin(), parts.end(),
-              [dim](const auto& a, const auto& b) { return a.first.begin[dim] < b.first.begin[dim]; });
-    int64_t reached = wanted.begin[dim];
-    bool stacks = true;
-    for (const auto& [part, value] : parts) {
-      Box spanned = wanted;
-      spanned.begin[dim] = reached;
-      spanned.end[dim] = part.end[dim];
-      stacks = stacks && part == spanned;
-      reached = part.end[dim];
-    }
-    if (stacks && reached == wanted.end[dim]) return static_cast<int64_t>(dim);
+using Parts = std::vector<std::pair<Box, Value*>>;
+
+// Where `box` can be cut across `dim` with no part straddling the cut (a
+// guillotine cut of the parts' tiling), in order; empty when nowhere. Work:
+// parts^2, the parts being at most the step's source ranks.
+std::vector<int64_t> cutsAcross(const Parts& parts, const Box& box, size_t dim) {
+  std::vector<int64_t> cuts;
+  for (const auto& [part, value] : parts) {
+    const int64_t at = part.end[dim];
+    const bool straddled = std::any_of(parts.begin(), parts.end(), [&](const auto& other) {
+      return other.first.begin[dim] < at && at < other.first.end[dim];
+    });
+    if (at < box.end[dim] && !straddled) cuts.push_back(at);
   }
-  return -1;
+  std::sort(cuts.begin(), cuts.end());
+  cuts.erase(std::unique(cuts.begin(), cuts.end()), cuts.end());
+  return cuts;
 }
 
 }  // namespace
@@ -160,8 +159,7 @@ Value* ReshardFunctions::pointToPoint(const Step& step, const TensorDistAttr& cu
 
 // This rank's new piece from the parts it kept or received: one part is it
 // (relabelled when it is the old piece unchanged), several are concatenated
-// (builtin.combine, then pd_op.concat as s_to_r's does) along the dim they
-// stack on. Parts that stack along no one dim are refused.
+// (stackParts).
 Value* ReshardFunctions::joinParts(std::vector<std::pair<Box, Value*>> parts, const Box& wanted,
                                    const TensorDistAttr& next, const Target& out) {
   if (parts.empty())
@@ -172,20 +170,47 @@ Value* ReshardFunctions::joinParts(std::vector<std::pair<Box, Value*>> parts, co
     if (piece->type == out.type) return piece;
     return shareData(piece->dist ? *piece->dist : next, next, piece, out);
   }
-  const int64_t dim = stackingDim(parts, wanted);
-  if (dim < 0)
-    throw PaddleRefusal(fmt::format("the plan's send_recv gives rank {} {} parts of its new piece that do not stack "
-                                    "along one tensor dim, which one pd_op.concat cannot join",
+  return stackParts(std::move(parts), wanted, out.type, next, true);
+}
+
+// The parts tiling `box` joined into one value typed `type` (laid out as
+// `next` when `whole`, the rank's new piece; else a builtin.tensor): the box is
+// cut across the first dim where no part straddles a cut, each slab joined
+// the same way, and the slabs concatenated in order (builtin.combine, then
+// pd_op.concat as s_to_r's does), so a 2x2 grid of parts is two rows, each
+// joined, then the rows. A tiling no straight cut splits is refused.
+Value* ReshardFunctions::stackParts(Parts parts, const Box& box, const Type* type, const TensorDistAttr& next,
+                                    bool whole) {
+  if (parts.size() == 1 && parts.front().first == box) return parts.front().second;
+  size_t dim = 0;
+  std::vector<int64_t> cuts;
+  while (dim < box.rank() && (cuts = cutsAcross(parts, box, dim)).empty()) ++dim;
+  if (parts.empty() || cuts.empty())
+    throw PaddleRefusal(fmt::format("the plan's send_recv gives rank {} {} parts of its new piece that no straight "
+                                    "cut separates, which pd_op.concat cannot join",
                                     rank_, parts.size()));
-  std::vector<Value*> values;
+  cuts.push_back(box.end[dim]);
+  std::vector<Value*> slabs;
+  int64_t from = box.begin[dim];
+  for (int64_t to : cuts) {
+    Box slab = box;
+    slab.begin[dim] = from;
+    slab.end[dim] = to;
+    Parts inside;
+    for (const auto& part : parts)
+      if (part.first.begin[dim] >= from && part.first.end[dim] <= to) inside.push_back(part);
+    slabs.push_back(stackParts(std::move(inside), slab, ops_.denseType(extents(slab), type->dtype), next, false));
+    from = to;
+  }
   std::vector<const Type*> types;
-  for (const auto& [part, value] : parts) values.push_back(value), types.push_back(value->type);
-  NewOp combine{"builtin.combine", {}, values, {vectorType(ops_.program().types(), types)}, {}, std::nullopt, true};
-  combine.stopGradient = std::all_of(values.begin(), values.end(), [&](const Value* v) { return ops_.stopGradient(v); });
+  for (const Value* slab : slabs) types.push_back(slab->type);
+  const bool stop = std::all_of(slabs.begin(), slabs.end(), [&](const Value* v) { return ops_.stopGradient(v); });
+  NewOp combine{"builtin.combine", {}, slabs, {vectorType(ops_.program().types(), types)}, {}, std::nullopt, stop};
   Value* list = ops_.createOne(std::move(combine));
-  Value* axis = ops_.fullInt32(dim);
-  NewOp concat{"pd_op.concat", {}, {list, axis}, {out.type}, {out.dist}, ops_.opDist(next.mesh, {}, {next}),
-               ops_.stopGradient(list)};
+  Value* axis = ops_.fullInt32(static_cast<int64_t>(dim));
+  NewOp concat{"pd_op.concat", {}, {list, axis}, {type}, {}, std::nullopt, stop};
+  if (whole) concat.resultDists = {next};
+  concat.dist = ops_.opDist(next.mesh, {}, whole ? std::vector{next} : std::vector<TensorDistAttr>{});
   return ops_.createOne(std::move(concat));
 }
 

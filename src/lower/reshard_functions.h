@@ -73,6 +73,8 @@ class ReshardFunctions {
                       const Target& out);
   Value* joinParts(std::vector<std::pair<Box, Value*>> parts, const Box& wanted, const TensorDistAttr& next,
                    const Target& out);
+  Value* stackParts(std::vector<std::pair<Box, Value*>> parts, const Box& box, const Type* type,
+                    const TensorDistAttr& next, bool whole);
   Value* crossMesh(const TensorDistAttr& src, const TensorDistAttr& dst, Value* value, const Target& out,
                    bool onlyOnDestination);
   Value* ndMesh(TensorDistAttr src, const TensorDistAttr& dst, Value* value, const Target& out);
