@@ -3,16 +3,19 @@
 // Paddle's functions. Each collective step of a plan is a 1-D move on the
 // groups along its mesh dims, so it is lowered by the 1-D function of that
 // move on the group holding this rank, as NdMeshReshardFunction lowers its
-// moves (reshard_functions.cpp); a send_recv step is same_status. Every
-// group of a step is made before this rank's is used, so ring ids agree on
-// every rank.
+// moves (reshard_functions.cpp); a send_recv step is same_status's p2p ops
+// on the plan's pairs, each sending a part of a piece. Every group of a
+// step is made before this rank's is used, so ring ids agree on every rank.
 #include <algorithm>
 
 #include <fmt/format.h>
 
+#include "lower/local_shape.h"
 #include "lower/reshard_functions.h"
+#include "reshard/local_box.h"
 #include "reshard/mesh_coords.h"
 #include "reshard/planner.h"
+#include "syntax/type_text.h"
 
 namespace reshardctl {
 
@@ -56,7 +59,160 @@ void requireEvenGather(size_t index, const Step& step, const std::vector<int64_t
                                   index + 1, step.tensorDim, fmt::join(group, ","), size, ranks));
 }
 
+std::vector<int64_t> extents(const Box& box) {
+  std::vector<int64_t> sizes;
+  for (size_t dim = 0; dim < box.rank(); ++dim) sizes.push_back(box.extent(dim));
+  return sizes;
+}
+
+// The part `source` sends `destination` in a send_recv step: where its piece
+// before the step meets the destination's piece after it, as exec's CPU
+// executor cuts it (exec/step_program.cpp, Lowering::sendRecv).
+Box sentPart(const Step& step, const std::vector<int64_t>& dims, int64_t source, int64_t destination) {
+  const Box held = localBox(dims, step.from, meshCoord(step.from.mesh, positionOf(step.from.mesh, source)));
+  const Box wanted = localBox(dims, step.to, meshCoord(step.to.mesh, positionOf(step.to.mesh, destination)));
+  return intersect(held, wanted);
+}
+
+using Parts = std::vector<std::pair<Box, Value*>>;
+
+// Where `box` can be cut across `dim` with no part straddling the cut (a
+// guillotine cut of the parts' tiling), in order; empty when nowhere. Work:
+// parts^2, the parts being at most the step's source ranks.
+std::vector<int64_t> cutsAcross(const Parts& parts, const Box& box, size_t dim) {
+  std::vector<int64_t> cuts;
+  for (const auto& [part, value] : parts) {
+    const int64_t at = part.end[dim];
+    const bool straddled = std::any_of(parts.begin(), parts.end(), [&](const auto& other) {
+      return other.first.begin[dim] < at && at < other.first.end[dim];
+    });
+    if (at < box.end[dim] && !straddled) cuts.push_back(at);
+  }
+  std::sort(cuts.begin(), cuts.end());
+  cuts.erase(std::unique(cuts.begin(), cuts.end()), cuts.end());
+  return cuts;
+}
+
 }  // namespace
+
+// A send_recv step (reshard/transition.h's meshChange, rank to rank or by
+// intersection, or a permutation): Paddle's same_status
+// (same_status_reshard_func.py SameStatusReshardFunction.reshard) extended to
+// parts. Every p2p group of the step is made first, [src,dst] then [dst,src]
+// as same_status makes them, so ring ids agree on every rank. Then, in the
+// step's pair order (destinations in order, the order exec's executor and
+// every other rank follow, so no pair waits on a later one): as a source,
+// this rank slices the part out of its piece when it is not all of it and
+// sends it (send_v2); as a destination it receives each part (recv_v2) and
+// concatenates them along the dim they stack on. Parts are typed by their
+// local shape (builtin.tensor), the new piece by the step's next layout.
+Value* ReshardFunctions::pointToPoint(const Step& step, const TensorDistAttr& current, const TensorDistAttr& next,
+                                      Value* value, const Target& out) {
+  const std::vector<int64_t>& dims = value->type->dims;
+  for (const std::vector<int64_t>& pair : step.groups)
+    if (pair[0] != pair[1]) groups_.ringOf({pair[0], pair[1]}), groups_.ringOf({pair[1], pair[0]});
+  const int64_t source = positionOf(step.from.mesh, rank_), destination = positionOf(step.to.mesh, rank_);
+  if (source < 0 && destination < 0) return fakeReshard(current, next, value, out);
+  const Box held = source < 0 ? Box{} : localBox(dims, step.from, meshCoord(step.from.mesh, source));
+  const Box wanted = destination < 0 ? Box{} : localBox(dims, step.to, meshCoord(step.to.mesh, destination));
+  const std::string dtype(value->type->dtype);
+  // A part that is all of this rank's new piece is typed as it, others by their shape.
+  const auto partType = [&](const Box& part) { return part == wanted ? out.type : ops_.denseType(extents(part), dtype); };
+  std::vector<std::pair<Box, Value*>> parts;  // what this rank holds of its new piece
+  for (const std::vector<int64_t>& pair : step.groups) {
+    if (pair[0] != rank_ && pair[1] != rank_) continue;
+    const Box part = sentPart(step, dims, pair[0], pair[1]);
+    if (part.empty()) continue;
+    if (pair[0] != rank_) {
+      NewOp recv = recvV2(pair[0], pair[1], partType(part), extents(part));
+      if (part == wanted) recv.resultDists = {out.dist};
+      recv.dist = ops_.opDist(next.mesh, {}, part == wanted ? std::vector{next} : std::vector<TensorDistAttr>{});
+      recv.stopGradient = ops_.stopGradient(value);
+      parts.emplace_back(part, ops_.createOne(std::move(recv)));
+      continue;
+    }
+    Value* piece = value;
+    if (!(part == held)) {
+      std::vector<int64_t> axes, starts, ends;
+      for (size_t dim = 0; dim < part.rank(); ++dim) {
+        if (part.begin[dim] == held.begin[dim] && part.end[dim] == held.end[dim]) continue;
+        axes.push_back(static_cast<int64_t>(dim));
+        starts.push_back(part.begin[dim] - held.begin[dim]);
+        ends.push_back(part.end[dim] - held.begin[dim]);
+      }
+      const bool whole = pair[1] == rank_ && part == wanted;
+      NewOp slice = sliceOp(value, axes, starts, ends);
+      slice.resultTypes = {partType(part)};
+      if (whole) slice.resultDists = {out.dist};
+      slice.dist = ops_.opDist(current.mesh, {current}, whole ? std::vector{next} : std::vector<TensorDistAttr>{});
+      piece = ops_.createOne(std::move(slice));
+    }
+    if (pair[1] == rank_) {
+      parts.emplace_back(part, piece);
+      continue;
+    }
+    sendV2(piece, pair[0], pair[1], ops_.opDist(current.mesh, {current}, {}));
+  }
+  if (destination < 0) return fakeReshard(current, next, value, out);
+  return joinParts(std::move(parts), wanted, next, out);
+}
+
+// This rank's new piece from the parts it kept or received: one part is it
+// (relabelled when it is the old piece unchanged), several are concatenated
+// (stackParts).
+Value* ReshardFunctions::joinParts(std::vector<std::pair<Box, Value*>> parts, const Box& wanted,
+                                   const TensorDistAttr& next, const Target& out) {
+  if (parts.empty())
+    throw PaddleRefusal(fmt::format("the plan's send_recv leaves rank {} an empty piece, which no recv_v2 or concat "
+                                    "makes", rank_));
+  if (parts.size() == 1 && parts.front().first == wanted) {
+    Value* piece = parts.front().second;
+    if (piece->type == out.type) return piece;
+    return shareData(piece->dist ? *piece->dist : next, next, piece, out);
+  }
+  return stackParts(std::move(parts), wanted, out.type, next, true);
+}
+
+// The parts tiling `box` joined into one value typed `type` (laid out as
+// `next` when `whole`, the rank's new piece; else a builtin.tensor): the box is
+// cut across the first dim where no part straddles a cut, each slab joined
+// the same way, and the slabs concatenated in order (builtin.combine, then
+// pd_op.concat as s_to_r's does), so a 2x2 grid of parts is two rows, each
+// joined, then the rows. A tiling no straight cut splits is refused.
+Value* ReshardFunctions::stackParts(Parts parts, const Box& box, const Type* type, const TensorDistAttr& next,
+                                    bool whole) {
+  if (parts.size() == 1 && parts.front().first == box) return parts.front().second;
+  size_t dim = 0;
+  std::vector<int64_t> cuts;
+  while (dim < box.rank() && (cuts = cutsAcross(parts, box, dim)).empty()) ++dim;
+  if (parts.empty() || cuts.empty())
+    throw PaddleRefusal(fmt::format("the plan's send_recv gives rank {} {} parts of its new piece that no straight "
+                                    "cut separates, which pd_op.concat cannot join",
+                                    rank_, parts.size()));
+  cuts.push_back(box.end[dim]);
+  std::vector<Value*> slabs;
+  int64_t from = box.begin[dim];
+  for (int64_t to : cuts) {
+    Box slab = box;
+    slab.begin[dim] = from;
+    slab.end[dim] = to;
+    Parts inside;
+    for (const auto& part : parts)
+      if (part.first.begin[dim] >= from && part.first.end[dim] <= to) inside.push_back(part);
+    slabs.push_back(stackParts(std::move(inside), slab, ops_.denseType(extents(slab), type->dtype), next, false));
+    from = to;
+  }
+  std::vector<const Type*> types;
+  for (const Value* slab : slabs) types.push_back(slab->type);
+  const bool stop = std::all_of(slabs.begin(), slabs.end(), [&](const Value* v) { return ops_.stopGradient(v); });
+  NewOp combine{"builtin.combine", {}, slabs, {vectorType(ops_.program().types(), types)}, {}, std::nullopt, stop};
+  Value* list = ops_.createOne(std::move(combine));
+  Value* axis = ops_.fullInt32(static_cast<int64_t>(dim));
+  NewOp concat{"pd_op.concat", {}, {list, axis}, {type}, {}, std::nullopt, stop};
+  if (whole) concat.resultDists = {next};
+  concat.dist = ops_.opDist(next.mesh, {}, whole ? std::vector{next} : std::vector<TensorDistAttr>{});
+  return ops_.createOne(std::move(concat));
+}
 
 Value* ReshardFunctions::reduceThenSlice(const Step& step, const std::vector<int64_t>& group,
                                          const TensorDistAttr& current, Value* value, const Target& out) {
@@ -85,10 +241,11 @@ Value* ReshardFunctions::planned(const TensorDistAttr& src, const TensorDistAttr
     const TensorDistAttr next = last ? dst : toDistAttr(step.to, static_cast<int64_t>(dims.size()));
     const Target target = last ? out : Target{ops_.distType(dims, dtype, next), next};
     if (step.kind == StepKind::SendRecv) {
-      if (!(step.from.placements == step.to.placements) || step.from.mesh.shape != step.to.mesh.shape)
-        throw PaddleRefusal(fmt::format("the plan's send_recv from {} to {} has no same_status form",
-                                        layoutText(step.from), layoutText(step.to)));
-      value = sameStatus(current, next, value, target);
+      // The plan's own pairs, not same_status's pairing of the meshes in
+      // order: a rank that keeps its piece sends nothing, and one that must
+      // both send and receive does both (Paddle's same_status stops at its
+      // first pair and hangs, docs/lowering.md).
+      value = pointToPoint(step, current, next, value, target);
       current = next;
       continue;
     }

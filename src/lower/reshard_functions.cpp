@@ -202,12 +202,30 @@ Value* ReshardFunctions::rToS(const TensorDistAttr& src, const TensorDistAttr& d
   const int64_t position = fault ? (positionOf(mesh, rank_) + 1) % pieces : positionOf(mesh, rank_);
   const int64_t start = position * pieceLength;
   const int64_t end = rank_ == ids.back() && !fault ? total : std::min(total, start + pieceLength);
-  Value* starts = ops_.fullIntArray({start});
-  Value* ends = ops_.fullIntArray({end});
-  NewOp op{"pd_op.slice",
-           {{"axes", int64ArrayText({axis})}, {"decrease_axis", "[]"}, {"infer_flags", int64ArrayText({1})}},
-           {value, starts, ends}, {out.type}, {out.dist}, ops_.opDist(mesh, {src}, {dst}), ops_.stopGradient(value)};
+  NewOp op = sliceOp(value, {axis}, {start}, {end});
+  op.resultTypes = {out.type};
+  op.resultDists = {out.dist};
+  op.dist = ops_.opDist(mesh, {src}, {dst});
   return ops_.createOne(std::move(op));
+}
+
+// paddle.slice(x, axes, starts, ends) as PIR builds it: the bounds as two
+// full_int_array operands, one infer flag per axis; the caller types it.
+NewOp ReshardFunctions::sliceOp(Value* value, const std::vector<int64_t>& axes, const std::vector<int64_t>& starts,
+                                const std::vector<int64_t>& ends) {
+  Value* startsValue = ops_.fullIntArray(starts);
+  Value* endsValue = ops_.fullIntArray(ends);
+  NewOp op{"pd_op.slice",
+           {{"axes", int64ArrayText(axes)},
+            {"decrease_axis", "[]"},
+            {"infer_flags", int64ArrayText(std::vector<int64_t>(axes.size(), 1))}},
+           {value, startsValue, endsValue},
+           {},
+           {},
+           std::nullopt,
+           true};
+  op.stopGradient = ops_.stopGradient(value);
+  return op;
 }
 
 // r_to_p_reshard_func.py RToPReshardFunction.reshard: SUM keeps the value on
@@ -390,12 +408,7 @@ Value* ReshardFunctions::sameStatus(const TensorDistAttr& src, const TensorDistA
                                          "the first pair naming it: it only sends to {}, and the rank that should "
                                          "send to it waits in recv_v2",
                                          rank_, to[i])});
-      const int64_t ring = groups_.ringOf({from[i], to[i]});
-      NewOp send{kSendOp,
-                 {{"dynamic_shape", "false"}, {"peer", int32Text(to[i] == rank_ ? 0 : 1)}, {"ring_id", int32Text(ring)},
-                  {"use_calc_stream", "true"}},
-                 {value}, {}, {}, ops_.opDist(src.mesh, {src}, {}), true};
-      ops_.create(std::move(send));
+      sendV2(value, from[i], to[i], ops_.opDist(src.mesh, {src}, {}));
       return fakeReshard(src, dst, value, out);
     }
     if (to[i] == rank_) {
@@ -407,19 +420,46 @@ Value* ReshardFunctions::sameStatus(const TensorDistAttr& src, const TensorDistA
       if (std::find(dims.begin(), dims.end(), -1) != dims.end())
         throw PaddleRefusal("Paddle's same_status reshard function asserts \"dynamic shape is not supported by "
                             "pir-auto parallel yet.\"");
-      const int64_t ring = groups_.ringOf({from[i], to[i]});
-      NewOp recv{kRecvOp,
-                 {{"dtype", dataType(out.type)},
-                  {"dynamic_shape", "false"},
-                  {"out_shape", int32ArrayText(localShape(dims, out.dist, rank_))},
-                  {"peer", int32Text(0)},
-                  {"ring_id", int32Text(ring)},
-                  {"use_calc_stream", "true"}},
-                 {}, {out.type}, {out.dist}, ops_.opDist(dst.mesh, {}, {dst}), ops_.stopGradient(value)};
+      NewOp recv = recvV2(from[i], to[i], out.type, localShape(dims, out.dist, rank_));
+      recv.resultDists = {out.dist};
+      recv.dist = ops_.opDist(dst.mesh, {}, {dst});
+      recv.stopGradient = ops_.stopGradient(value);
       return ops_.createOne(std::move(recv));
     }
   }
   return fakeReshard(src, dst, value, out);
+}
+
+// same_status's send_v2 on the p2p group [source, destination]: `peer` is
+// the receiver's index in that group (0 when Paddle pairs a rank with itself).
+void ReshardFunctions::sendV2(Value* value, int64_t source, int64_t destination, OpDistAttr dist) {
+  const int64_t ring = groups_.ringOf({source, destination});
+  NewOp send{kSendOp,
+             {{"dynamic_shape", "false"},
+              {"peer", int32Text(destination == rank_ ? 0 : 1)},
+              {"ring_id", int32Text(ring)},
+              {"use_calc_stream", "true"}},
+             {value}, {}, {}, std::move(dist), true};
+  ops_.create(std::move(send));
+}
+
+// same_status's recv_v2 on the p2p group [source, destination] (the sender
+// is peer 0) of a `localDims` piece typed `type`; the caller sets its dists.
+NewOp ReshardFunctions::recvV2(int64_t source, int64_t destination, const Type* type,
+                               const std::vector<int64_t>& localDims) {
+  const int64_t ring = groups_.ringOf({source, destination});
+  return NewOp{kRecvOp,
+               {{"dtype", dataType(type)},
+                {"dynamic_shape", "false"},
+                {"out_shape", int32ArrayText(localDims)},
+                {"peer", int32Text(0)},
+                {"ring_id", int32Text(ring)},
+                {"use_calc_stream", "true"}},
+               {},
+               {type},
+               {},
+               std::nullopt,
+               true};
 }
 
 // The *CrossMesh functions (p_to_r, r_to_s, s_to_r, nd_mesh): same_status to

@@ -8,11 +8,14 @@
 #include <cstdint>
 #include <stdexcept>
 #include <string>
+#include <utility>
+#include <vector>
 
 #include "ir/diagnostics.h"
 #include "ir/ir.h"
 #include "lower/lowered_ops.h"
 #include "reshard/cost_model.h"
+#include "reshard/local_box.h"
 #include "reshard/plan.h"
 #include "lower/process_groups.h"
 
@@ -60,6 +63,18 @@ class ReshardFunctions {
   Value* reshape(Value* value, const std::vector<int64_t>& shape, const Target& out);
   Value* transpose(Value* value, const std::vector<int64_t>& perm, const TensorDistAttr& dist);
   Value* sameStatus(const TensorDistAttr& src, const TensorDistAttr& dst, Value* value, const Target& out);
+  void sendV2(Value* value, int64_t source, int64_t destination, OpDistAttr dist);
+  NewOp recvV2(int64_t source, int64_t destination, const Type* type, const std::vector<int64_t>& localDims);
+  NewOp sliceOp(Value* value, const std::vector<int64_t>& axes, const std::vector<int64_t>& starts,
+                const std::vector<int64_t>& ends);
+  // A plan's send_recv step: each rank sends and receives the parts of the
+  // pairs step.groups lists (planned_reshard.cpp).
+  Value* pointToPoint(const Step& step, const TensorDistAttr& current, const TensorDistAttr& next, Value* value,
+                      const Target& out);
+  Value* joinParts(std::vector<std::pair<Box, Value*>> parts, const Box& wanted, const TensorDistAttr& next,
+                   const Target& out);
+  Value* stackParts(std::vector<std::pair<Box, Value*>> parts, const Box& box, const Type* type,
+                    const TensorDistAttr& next, bool whole);
   Value* crossMesh(const TensorDistAttr& src, const TensorDistAttr& dst, Value* value, const Target& out,
                    bool onlyOnDestination);
   Value* ndMesh(TensorDistAttr src, const TensorDistAttr& dst, Value* value, const Target& out);

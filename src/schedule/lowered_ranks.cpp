@@ -43,7 +43,8 @@ bool isDistProgram(const Program& program) {
   return distributed && !lowered;
 }
 
-LoweredRanks lowerEveryRank(const Program* dist, const LoweredRankSink& sink, DiagnosticEngine& diagnostics) {
+LoweredRanks lowerEveryRank(const Program* dist, const LoweredRankSink& sink, DiagnosticEngine& diagnostics,
+                            const CostModel* plan) {
   LoweredRanks lowered;
   if (!dist || !checkLowerable(*dist, diagnostics)) return lowered;
   lowered.ranks = programRanks(*dist);
@@ -60,7 +61,7 @@ LoweredRanks lowerEveryRank(const Program* dist, const LoweredRankSink& sink, Di
     std::unique_ptr<Program> program = cloneProgram(*dist);
     LowerSummary summary;
     try {
-      summary = lowerProgram(*program, LowerOptions{lowered.ranks[i], LowerStage::Dense}, diagnostics);
+      summary = lowerProgram(*program, LowerOptions{lowered.ranks[i], LowerStage::Dense, plan}, diagnostics);
     } catch (const InputError& error) {
       // Text the lowering built failed to read back (a layout it cannot
       // express): the program is refused, not the run.

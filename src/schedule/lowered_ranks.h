@@ -17,6 +17,7 @@
 
 #include "ir/diagnostics.h"
 #include "ir/ir.h"
+#include "reshard/cost_model.h"
 #include "schedule/schedule.h"
 
 namespace reshardctl {
@@ -42,7 +43,10 @@ bool isDistProgram(const Program& program);
 // `dist` (null: it failed to load, diagnosed already) is cloned for each
 // rank and the clone lowered; `dist` itself stays as it is. Lowering's
 // warnings and refusals go to `diagnostics`. Work: ranks x (clone +
-// lowering), each linear in the ops.
-LoweredRanks lowerEveryRank(const Program* dist, const LoweredRankSink& sink, DiagnosticEngine& diagnostics);
+// lowering), each linear in the ops. `plan`: lower each reshard as the
+// min-cost plan under these costs (lower_program.h's LowerOptions::plan);
+// null: Paddle's functions.
+LoweredRanks lowerEveryRank(const Program* dist, const LoweredRankSink& sink, DiagnosticEngine& diagnostics,
+                            const CostModel* plan = nullptr);
 
 }  // namespace reshardctl

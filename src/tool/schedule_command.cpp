@@ -50,6 +50,8 @@ struct ScheduleOptions {
   bool html = false;   // the page: the table with the findings highlighted
   bool apply = false;  // the input is one dist program: run the partition pass before lowering it
   PartitionOptions pass;
+  LoweringKind lowering = LoweringKind::Paddle;  // how a dist program's reshards are lowered
+  CostModel costs;                              // --lowering=plan: the planner's default model
 };
 
 // Every rank's program, loaded, with the engine its diagnostics go to.
@@ -171,7 +173,8 @@ DistRanks lowerDist(LoadedRank& dist, const ScheduleOptions& options) {
     ranks.schedule.add(collectRank({rank, &program, source, dist.name, ranks.engines.back().get()}));
   };
   dist.loaded.program = partitioned(std::move(dist.loaded.program), options, diagnostics);
-  ranks.lowered = lowerEveryRank(dist.loaded.program.get(), collect, diagnostics);
+  ranks.lowered = lowerEveryRank(dist.loaded.program.get(), collect, diagnostics,
+                                 options.lowering == LoweringKind::Plan ? &options.costs : nullptr);
   return ranks;
 }
 
@@ -264,6 +267,7 @@ SubcommandRunner defineSchedule(CLI::App& command, ReportingOptions& reporting) 
                    "The input is one dist program: run the partition pass, then lower it for every rank (a dist "
                    "program without --apply is lowered as it is)");
   addPartitionFlags(command, options->pass);
+  addChoiceOption(command, "--lowering", options->lowering, loweringChoices(), kLoweringHelp);
   addReportingFlags(command, reporting);
   command.footer(fmt::format("Exit status: 0 the ranks' calls match and cannot hang, 1 a finding (a mismatch, "
                              "an unmatched send or recv, a deadlock) or bad input, {}.", kUsageExit));
