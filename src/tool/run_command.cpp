@@ -17,6 +17,8 @@
 #include <new>
 #include <set>
 
+#include <unistd.h>
+
 #include <fmt/format.h>
 
 #include "exec/execution_backend.h"
@@ -216,6 +218,10 @@ void runRows(std::vector<Row>& rows, ExecutionBackend& backend, const RunOptions
       return static_cast<int>(at * processes / std::max<size_t>(ranks.size(), 1));
     };
   }
+  // Progress ("run: 9/12 reshards", once a second after the first two) is
+  // for a person watching a terminal, as git shows its progress: a log or a
+  // pipeline reading standard error gets only the results.
+  const bool showProgress = team.leader() && isatty(STDERR_FILENO) != 0;
   const Clock::time_point start = Clock::now();
   Clock::time_point lastProgress = start;
   for (size_t i = 0; i < rows.size(); ++i) {
@@ -225,7 +231,7 @@ void runRows(std::vector<Row>& rows, ExecutionBackend& backend, const RunOptions
       row.outcome = runReshard(row.request, *row.plan, backend, settings, i, injected);
     }
     Clock::time_point now = Clock::now();
-    if (team.leader() && now - start > std::chrono::seconds(2) && now - lastProgress > std::chrono::seconds(1)) {
+    if (showProgress && now - start > std::chrono::seconds(2) && now - lastProgress > std::chrono::seconds(1)) {
       reporter.summary(standardError(), fmt::format("run: {}/{} reshards", i + 1, rows.size()));
       lastProgress = now;
     }
