@@ -114,14 +114,21 @@ void reportUnresolved(ParseState& st) {
   }
 }
 
+namespace {
+// `value` prints as `name` (its '%' dropped); a number kept so moves the
+// printer's counter past it, for the values a pass inserts.
+void keepName(ParseState& st, Value* value, std::string_view name, std::optional<uint32_t> number) {
+  value->argName = st.program->strings().intern(name.substr(1));
+  if (number && *number >= st.nextKeptNumber) st.nextKeptNumber = *number + 1;
+}
+}  // namespace
+
 void keepNamesAsRead(ParseState& st) {
   // One pass over the two name tables, after the parse: a dump numbered as
   // Paddle numbers (almost every one) never comes here and stores no name.
   auto keep = [&](std::string_view name, const Binding& binding) {
     if (!binding.value || !binding.value->argName.empty()) return;  // aliases, kwargs: named already
-    binding.value->argName = st.program->strings().intern(name.substr(1));
-    std::optional<uint32_t> number = numberOf(name);
-    if (number && *number >= st.nextKeptNumber) st.nextKeptNumber = *number + 1;
+    keepName(st, binding.value, name, numberOf(name));
   };
   for (size_t n = 0; n < st.numbered.size(); ++n)
     if (st.numbered[n].value) keep(fmt::format("%{}", n), st.numbered[n]);
@@ -281,10 +288,7 @@ void defineResults(ParseState& st, PendingOp& op) {
     Value* result = op.created->result(i);
     // A printer alias (`%stack_0`): printed as read, it takes no number. A
     // name numberOf read is all digits, so only the others are looked at.
-    if ((!number && isAlias(name)) || st.fragment) {
-      result->argName = st.program->strings().intern(name.substr(1));
-      if (number && *number >= st.nextKeptNumber) st.nextKeptNumber = *number + 1;  // a fragment's %N
-    }
+    if ((!number && isAlias(name)) || st.fragment) keepName(st, result, name, number);
     define(st, name, number, where, result);
   }
 }
