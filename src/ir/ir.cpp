@@ -99,19 +99,13 @@ void Program::setArgumentAttributes(Value* argument, std::string_view text) {
 }
 
 void Program::setAttributes(Operation* op, std::string_view text, const OpDistAttr* distAttr) {
-  op->attributes_ = text;
-  op->distAttr_ = distAttr;
+  op->header_.attributes = text;
+  op->header_.distAttr = distAttr;
 }
 
 Operation* Program::createOp(const OpSpec& spec) {
   Operation* op = arena_.make<Operation>();
-  op->name_ = spec.name;
-  op->attributes_ = spec.attributes;
-  op->distAttr_ = spec.distAttr;
-  op->location_ = spec.location;
-  op->distAttrLocation_ = spec.distAttrLocation;
-  op->regionSyntax_ = spec.regionSyntax;
-  op->spelling_ = spec.spelling;
+  op->header_ = static_cast<const OpHeader&>(spec);
   if (spec.debugId) {
     op->debugId_ = *spec.debugId;
     written_.usesDebugIds = true;

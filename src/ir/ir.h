@@ -97,12 +97,25 @@ struct HeaderSpelling {
   int8_t indentShift = 0;
 };
 
+// What an op's line says of it besides its operands, results, regions and
+// debug id: one struct, so createOp and a clone (ir/clone/program_clone.h)
+// take it whole and a field added here reaches both.
+struct OpHeader {
+  std::string_view name;
+  std::string_view attributes = "{}";  // "{k:v,...}", verbatim
+  const OpDistAttr* distAttr = nullptr;
+  uint32_t location = 0;          // byte offset of the op line
+  uint32_t distAttrLocation = 0;  // where op_dist_attr's value starts
+  RegionSyntax regionSyntax = RegionSyntax::None;
+  HeaderSpelling spelling;
+};
+
 class Operation {
  public:
-  std::string_view name() const { return name_; }
-  std::string_view attributes() const { return attributes_; }  // "{k:v,...}", verbatim
-  const OpDistAttr* distAttr() const { return distAttr_; }     // nullptr: none
-  uint32_t location() const { return location_; }              // byte offset of the op line
+  std::string_view name() const { return header_.name; }
+  std::string_view attributes() const { return header_.attributes; }  // "{k:v,...}", verbatim
+  const OpDistAttr* distAttr() const { return header_.distAttr; }     // nullptr: none
+  uint32_t location() const { return header_.location; }              // byte offset of the op line
 
   size_t numOperands() const { return numOperands_; }
   Operand& operand(size_t i) { return operands_[i]; }
@@ -114,15 +127,15 @@ class Operation {
   Value* result(size_t i) const { return &results_[i]; }
 
   const std::vector<Block*>& regions() const;
-  RegionSyntax regionSyntax() const { return regionSyntax_; }
-  HeaderSpelling headerSpelling() const { return spelling_; }
+  RegionSyntax regionSyntax() const { return header_.regionSyntax; }
+  HeaderSpelling headerSpelling() const { return header_.spelling; }
 
   Block* parentBlock() const { return parent_; }
   Operation* next() const { return next_; }
   Operation* prev() const { return prev_; }
 
   // Where op_dist_attr's value starts in the source, for diagnostics.
-  uint32_t distAttrLocation() const { return distAttrLocation_; }
+  uint32_t distAttrLocation() const { return header_.distAttrLocation; }
 
   // The ` [id:N]` a debug print shows after the name, if the dump has it.
   std::optional<uint32_t> debugId() const {
@@ -134,9 +147,7 @@ class Operation {
   friend class Program;
   friend class ProgramCloner;
 
-  std::string_view name_;
-  std::string_view attributes_;
-  const OpDistAttr* distAttr_ = nullptr;
+  OpHeader header_;
   Operand* operands_ = nullptr;
   Value* results_ = nullptr;
   std::vector<Block*>* regions_ = nullptr;  // owned by the Program
@@ -145,12 +156,8 @@ class Operation {
   Operation* next_ = nullptr;
   uint32_t numOperands_ = 0;
   uint32_t numResults_ = 0;
-  uint32_t location_ = 0;
-  uint32_t distAttrLocation_ = 0;
   static constexpr uint32_t kNoDebugId = UINT32_MAX;
   uint32_t debugId_ = kNoDebugId;
-  RegionSyntax regionSyntax_ = RegionSyntax::None;
-  HeaderSpelling spelling_;
 };
 
 class Block {
@@ -208,16 +215,9 @@ class Block {
 };
 
 // What an op is made of; Program::createOp turns it into an Operation.
-struct OpSpec {
-  std::string_view name;
-  std::string_view attributes = "{}";
-  const OpDistAttr* distAttr = nullptr;
+struct OpSpec : OpHeader {
   std::vector<Value*> operands;
   std::vector<const Type*> resultTypes;
-  uint32_t location = 0;
-  uint32_t distAttrLocation = 0;
-  RegionSyntax regionSyntax = RegionSyntax::None;
-  HeaderSpelling spelling;
   size_t numRegions = 0;
   std::optional<uint32_t> debugId;
 };

@@ -240,11 +240,9 @@ bool isAlias(std::string_view name) {
 // created, which for a region op is when its first block opens.
 void checkResultNumbering(ParseState& st, const PendingOp& op) {
   if (st.fragment) return;
-  for (const auto& result : op.resultNames) {
-    std::string_view name = result.first;
-    std::optional<uint32_t> number = numberOf(name);
-    if (!number && isAlias(name)) continue;
-    if (number != st.nextResultNumber) st.denselyNumbered = false;
+  for (const ResultName& result : op.resultNames) {
+    if (!result.number && isAlias(result.name)) continue;
+    if (result.number != st.nextResultNumber) st.denselyNumbered = false;
     ++st.nextResultNumber;
   }
 }
@@ -283,8 +281,7 @@ Operation* createPendingOp(ParseState& st) {
 
 void defineResults(ParseState& st, PendingOp& op) {
   for (size_t i = 0; i < op.resultNames.size(); ++i) {
-    auto [name, where] = op.resultNames[i];
-    std::optional<uint32_t> number = numberOf(name);
+    auto [name, where, number] = op.resultNames[i];
     Value* result = op.created->result(i);
     // A printer alias (`%stack_0`): printed as read, it takes no number. A
     // name numberOf read is all digits, so only the others are looked at.

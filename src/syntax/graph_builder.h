@@ -58,11 +58,19 @@ struct TypeRef {
   Span where;
 };
 
+// A result's name as the op line wrote it, with its number (numberOf) read
+// once: both the numbering check and the definition ask for it.
+struct ResultName {
+  std::string_view name;
+  Span where;
+  std::optional<uint32_t> number;
+};
+
 // Everything read so far of one op line. Region ops nest, so these form a
 // stack; the vectors keep their capacity from op to op.
 struct PendingOp {
   size_t location = 0;
-  std::vector<std::pair<std::string_view, Span>> resultNames;
+  std::vector<ResultName> resultNames;
   std::string_view name;
   HeaderSpelling spelling;
   Span nameSpan;

@@ -88,7 +88,8 @@ template <>
 struct action<g::result_def> {
   template <typename Input>
   static void apply(const Input& in, ParseState& st) {
-    st.op().resultNames.emplace_back(in.string_view(), spanOf(st, in));
+    std::string_view name = in.string_view();
+    st.op().resultNames.push_back({name, spanOf(st, in), numberOf(name)});
   }
 };
 

@@ -57,14 +57,8 @@ class ProgramCloner {
 
   Operation* copyOp(const Operation& from) {
     Operation* to = to_->arena_.make<Operation>();
-    to->name_ = from.name_;
-    to->attributes_ = from.attributes_;
-    to->distAttr_ = from.distAttr_;
-    to->location_ = from.location_;
-    to->distAttrLocation_ = from.distAttrLocation_;
+    to->header_ = from.header_;
     to->debugId_ = from.debugId_;
-    to->regionSyntax_ = from.regionSyntax_;
-    to->spelling_ = from.spelling_;
     to->numOperands_ = from.numOperands_;
     to->operands_ = to_->arena_.makeArray<Operand>(from.numOperands_);
     for (uint32_t i = 0; i < from.numOperands_; ++i) to->operands_[i].owner_ = to;  // linked in linkUses
