@@ -1,6 +1,7 @@
 #include "reshard/placement.h"
 
 #include <algorithm>
+#include <string_view>
 
 #include <fmt/format.h>
 #include <fmt/ranges.h>
@@ -14,9 +15,21 @@ void checkMeshDim(int64_t meshDim, const ProcessMesh& mesh, const char* what) {
     throw LayoutError(fmt::format("{} names mesh dim {} of a {}-D mesh", what, meshDim, mesh.ndim()));
 }
 
+// Paddle prints a Shard's split_factor (an interleaved split: a fused QKV
+// weight) and a co-shard's shard_order only in `placements:`
+// (Shard::to_string, CoShard::to_string, phi's placement_types.h): dims_mapping
+// cannot say them, and a layout read from it alone would move the wrong data.
+void refuseStridedShards(std::string_view placements) {
+  for (std::string_view key : {"split_factor=", "shard_order="})
+    if (placements.find(key) != std::string_view::npos)
+      throw LayoutError(fmt::format("its placements name a {}: a layout dims_mapping does not describe, not modelled",
+                                    key.substr(0, key.size() - 1)));
+}
+
 }  // namespace
 
 Placements toPlacements(const TensorDistAttr& attr) {
+  refuseStridedShards(attr.placements);
   Placements placements(static_cast<size_t>(attr.mesh.ndim()));
   for (size_t tensorDim = 0; tensorDim < attr.dimsMapping.size(); ++tensorDim) {
     const int64_t meshDim = attr.dimsMapping[tensorDim];

@@ -44,7 +44,8 @@ struct Layout {
 };
 
 // Raised for dist attrs no placement list can express (a mesh dim that both
-// splits and is partial, two tensor dims on one mesh dim, a dim out of range).
+// splits and is partial, two tensor dims on one mesh dim, a dim out of range,
+// a strided or co-sharded Shard).
 class LayoutError : public std::runtime_error {
  public:
   using std::runtime_error::runtime_error;

@@ -38,6 +38,18 @@ TEST_CASE("placement: attrs no placement list can express are rejected") {
   CHECK_THROWS_AS(toPlacements(attrOn(kMesh2x2, {0}, {{0, ReduceType::Sum}})), LayoutError);  // split and partial
 }
 
+TEST_CASE("placement: a strided or co-sharded Shard is refused, a plain placements text read as dims_mapping says") {
+  TensorDistAttr attr = attrOn(kMesh2x2, {0, -1});
+  attr.placements = "[Shard(dim=0), Replicate()]";
+  CHECK(toPlacements(attr)[0] == Placement::shard(0));
+  attr.placements = "[Shard(dim=0, split_factor=3), Replicate()]";
+  CHECK_THROWS_WITH_AS(toPlacements(attr),
+                       "its placements name a split_factor: a layout dims_mapping does not describe, not modelled",
+                       LayoutError);
+  attr.placements = "[Shard(dim=0, shard_order=0), Shard(dim=0, shard_order=1)]";
+  CHECK_THROWS_AS(toPlacements(attr), LayoutError);
+}
+
 TEST_CASE("placement: representable layouts split each tensor dim at most once") {
   CHECK(isRepresentable({Placement::shard(0), Placement::shard(1)}, 2));
   CHECK_FALSE(isRepresentable({Placement::shard(0), Placement::shard(0)}, 2));
