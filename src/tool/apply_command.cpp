@@ -56,12 +56,21 @@ void printStats(const Program& program, const PartitionResult& result, const Cos
                                  sum.unplanned == 0 ? "" : fmt::format(" ({} could not be planned)", sum.unplanned)));
 }
 
-// Writes `text` to standard output; a failure is reported with its reason.
-bool writeStdout(const std::string& text, Reporter& reporter) {
+// Writes what `render` writes to standard output; a failure is reported with its reason.
+bool writeStdout(const std::function<bool(OutputSink&)>& render, Reporter& reporter) {
   DiagnosticEngine diagnostics = reporter.engine();
-  if (writeTextOutput(text, "-", diagnostics) == kExitOk) return true;
+  if (writeOutput("-", diagnostics, render) == kExitOk) return true;
   reporter.report(diagnostics);
   return false;
+}
+
+bool writeStdout(const std::string& text, Reporter& reporter) {
+  return writeStdout(
+      [&](OutputSink& out) {
+        out.write(text);
+        return !out.failed();
+      },
+      reporter);
 }
 
 // What one run over several inputs gathers for its closing line and --json.
@@ -155,11 +164,17 @@ class ApplyRun {
   // `--diff`: the input's text against what apply would write (in a log, the
   // log with that program replaced, as --in-place writes it), as `patch -p0`
   // applies it in the directory the input was named from.
+  // The patch is written hunk by hunk, never held whole.
   bool diff(const LoadedProgram& loaded) {
     const std::string& name = loaded.source->name();
-    const std::string text = unifiedDiff(loaded.source->text(), fileTextWithProgram(*loaded.program, loaded), name, name,
-                                         UnifiedDiffOptions{3, reporter_.colorStdout()});
-    return writeStdout(text, reporter_);
+    const std::string after = fileTextWithProgram(*loaded.program, loaded);
+    return writeStdout(
+        [&](OutputSink& out) {
+          writeUnifiedDiff(loaded.source->text(), after, name, name, UnifiedDiffOptions{3, reporter_.colorStdout()},
+                           out);
+          return !out.failed();
+        },
+        reporter_);
   }
 
   const ApplyOptions& options_;
