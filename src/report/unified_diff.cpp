@@ -38,6 +38,21 @@ std::vector<std::string_view> splitLines(std::string_view text) {
   return lines;
 }
 
+// Each line as a number, equal for equal lines. The table of distinct lines
+// goes when the numbers are made: the alignment and the script never hold it
+// (40 bytes and more a line).
+void lineKeys(const std::vector<std::string_view>& before, const std::vector<std::string_view>& after,
+              std::vector<uint64_t>& a, std::vector<uint64_t>& b) {
+  std::unordered_map<std::string_view, uint64_t> ids;
+  ids.reserve(before.size() + after.size());
+  auto keysOf = [&](const std::vector<std::string_view>& lines, std::vector<uint64_t>& keys) {
+    keys.reserve(lines.size());
+    for (std::string_view line : lines) keys.push_back(ids.emplace(line, ids.size()).first->second);
+  };
+  keysOf(before, a);
+  keysOf(after, b);
+}
+
 enum class Edit : char { Keep = ' ', Remove = '-', Add = '+' };
 
 // One line of the edit script. `before` and `after` count the lines of each
@@ -133,14 +148,8 @@ void writeUnifiedDiff(std::string_view before, std::string_view after, const std
                       const std::string& afterLabel, const UnifiedDiffOptions& options, OutputSink& out) {
   if (before == after) return;
   const std::vector<std::string_view> beforeLines = splitLines(before), afterLines = splitLines(after);
-  std::unordered_map<std::string_view, uint64_t> ids;
-  auto idsOf = [&](const std::vector<std::string_view>& lines) {
-    std::vector<uint64_t> keys;
-    keys.reserve(lines.size());
-    for (std::string_view line : lines) keys.push_back(ids.emplace(line, ids.size()).first->second);
-    return keys;
-  };
-  const std::vector<uint64_t> a = idsOf(beforeLines), b = idsOf(afterLines);
+  std::vector<uint64_t> a, b;
+  lineKeys(beforeLines, afterLines, a, b);
   std::vector<Line> script;
   script.reserve(a.size() + b.size());  // its most; a large block's untouched tail is never resident
   size_t i = 0, j = 0;
