@@ -110,7 +110,7 @@ class ApplyRun {
   }
 
   // The mode's way from the pass's result to what it writes.
-  InputOutcome finish(const std::string& path, const LoadedProgram& loaded, const PartitionResult& result,
+  InputOutcome finish(const std::string& path, LoadedProgram& loaded, const PartitionResult& result,
                       const std::optional<ValueNames>& names, DiagnosticEngine& diagnostics) {
     const size_t count = result.inserted.size();
     switch (options_.mode) {
@@ -164,10 +164,13 @@ class ApplyRun {
   // `--diff`: the input's text against what apply would write (in a log, the
   // log with that program replaced, as --in-place writes it), as `patch -p0`
   // applies it in the directory the input was named from.
-  // The patch is written hunk by hunk, never held whole.
-  bool diff(const LoadedProgram& loaded) {
+  // The patch is written hunk by hunk, never held whole; the graph goes once
+  // printed (unless --stats still plans from it): the text diff needs only
+  // the two texts.
+  bool diff(LoadedProgram& loaded) {
     const std::string& name = loaded.source->name();
     const std::string after = fileTextWithProgram(*loaded.program, loaded);
+    if (!options_.stats) loaded.program.reset();
     return writeStdout(
         [&](OutputSink& out) {
           writeUnifiedDiff(loaded.source->text(), after, name, name, UnifiedDiffOptions{3, reporter_.colorStdout()},

@@ -67,8 +67,17 @@ int writeProgram(const Program& program, const std::string& path, DiagnosticEngi
 }
 
 std::string fileTextWithProgram(const Program& program, const LoadedProgram& loaded) {
-  if (loaded.wholeFile()) return printProgramToString(program);
   std::string whole;
+  if (loaded.wholeFile()) {
+    // Printed straight into the string, reserved to a guess of its size (the
+    // input's, a quarter more for the reshards; an untouched tail of a large
+    // block is never resident): no buffer copied into it at the end, which
+    // held the text twice.
+    whole.reserve(loaded.source->text().size() / 4 * 5);
+    OutputSink text([&](std::string_view piece) { whole += piece; });
+    printProgram(program, text);
+    return whole;
+  }
   putFileWithProgram(program, loaded, [&](std::string_view piece) {
     whole += piece;
     return true;
