@@ -46,17 +46,20 @@ bool writePlan(LoadedProgram& loaded, const PlanOptions& options, DiagnosticEngi
 }
 
 // Tables one after another, each under its input's name when there are
-// several (as list writes them), written as each reshard is planned: a file
-// is published only when every input was planned (a failing run leaves an
-// earlier output as it was); standard output has what came before a failure.
+// several (as list writes them). Nothing is shown unless every input was
+// planned: into a file (published whole: program_output.h) each reshard is
+// written as it is planned, so memory is one report; to standard output, a
+// fifo or a device the text is held until the end (the reports are not).
 int runPlan(const PlanOptions& options, Reporter& reporter) {
   const std::vector<std::string> files = expandInputs(options.inputs, reporter);
   if (options.json && (files.size() > 1 || options.inputs.recursive))
     throw Failure(FailureKind::Usage, "--json takes one input (one JSON document); several inputs give tables");
   DiagnosticEngine output = reporter.engine();
-  const int status = writeOutputUnlessFailed(options.output, output, [&](OutputSink& out) {
+  const int status = writeOutputUnlessFailed(options.output, output, [&](OutputSink& destination) {
+    OutputSink held;
+    OutputSink& out = publishedWhole(options.output) ? destination : held;
     bool first = true;
-    return forEachInput(files, options.inputs, reporter, standardError, [&](const InputProgram& input) {
+    const int run = forEachInput(files, options.inputs, reporter, standardError, [&](const InputProgram& input) {
       DiagnosticEngine diagnostics = reporter.engine();
       LoadedProgram loaded = loadProgram(input, diagnostics);
       if (loaded.program && input.oneOfSeveral) {
@@ -69,6 +72,8 @@ int runPlan(const PlanOptions& options, Reporter& reporter) {
       reporter.report(diagnostics);
       return InputOutcome{outcome, ""};
     }).status;
+    if (run == kExitOk && &out == &held) destination.write(held.view());
+    return run;
   });
   reporter.report(output);
   return status;

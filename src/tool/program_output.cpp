@@ -1,7 +1,9 @@
 #include "tool/program_output.h"
 
+#include <filesystem>
 #include <optional>
 #include <string_view>
+#include <system_error>
 
 #include "syntax/printer.h"
 #include "support/output_file.h"
@@ -53,6 +55,14 @@ int writeOutputUnlessFailed(const std::string& path, DiagnosticEngine& diagnosti
   if (rendered != kExitOk && rendered != kRenderFailed && !out->sink().failed()) return rendered;
   diagnostics.error(error.empty() ? "cannot write '" + path + "'" : error);
   return kExitUsage;
+}
+
+bool publishedWhole(const std::string& path) {
+  // OutputFile writes /dev/stdout, /dev/fd/N and the like to the open descriptor.
+  if (path == "-" || path.starts_with("/dev/") || path.starts_with("/proc/")) return false;
+  std::error_code error;
+  const std::filesystem::file_status status = std::filesystem::status(path, error);
+  return !std::filesystem::exists(status) || std::filesystem::is_regular_file(status);
 }
 
 int writeTextOutput(const std::string& text, const std::string& path, DiagnosticEngine& diagnostics) {
