@@ -125,7 +125,7 @@ case $mode in
     { echo "exit $status"; echo "--- stdout"; cat "$work/stdout"; echo "--- stderr"; cat "$work/stderr"; } >"$work/actual"
     golden "$expected" "$work/actual" "lower ${flags[*]} $name"
     if [ $status -eq 0 ] && [[ " ${flags[*]} " == *" --all-ranks "* ]]; then
-      # Into a file each rank is written as it is lowered; to stdout all are held first: the same bytes.
+      # Into a file or to stdout each rank is written as it is lowered: the same bytes.
       "$tool" lower "${flags[@]}" "$name" -o "$work/ranks.log" 2>/dev/null || fail "lower -o FILE exited $?"
       same "$work/stdout" "$work/ranks.log" "lower -o FILE against its standard output"
       mkdir "$work/ranks" && "$tool" lower "${flags[@]}" "$name" -o "$work/ranks" 2>/dev/null || fail "lower -o DIR exited $?"

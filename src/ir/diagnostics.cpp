@@ -113,9 +113,7 @@ std::string formatDiagnostic(const SourceFile* source, const Diagnostic& diagnos
 }
 
 void TextDiagnosticConsumer::consume(const SourceFile* source, const std::vector<const Diagnostic*>& diagnostics) {
-  std::string text;
-  for (const Diagnostic* d : diagnostics) text += formatDiagnostic(source, *d, style_);
-  out_ += text;
+  for (const Diagnostic* d : diagnostics) out_ += formatDiagnostic(source, *d, style_);
   out_.flush();
 }
 

@@ -35,8 +35,8 @@ void findConsumer(const Operation& reshard, NeededReshard& needed) {
 
 }  // namespace
 
-std::vector<NeededReshard> neededReshards(const PartitionResult& result, const ValueNames& names) {
-  std::vector<NeededReshard> needed;
+void forEachNeededReshard(const PartitionResult& result, const ValueNames& names,
+                          const std::function<void(const NeededReshard&)>& take) {
   for (const Operation* reshard : result.inserted) {
     NeededReshard one;
     findConsumer(*reshard, one);
@@ -45,8 +45,13 @@ std::vector<NeededReshard> neededReshards(const PartitionResult& result, const V
     one.value = names.name(input);
     one.from = *input->dist;
     one.to = *reshard->result(0)->dist;
-    needed.push_back(std::move(one));
+    take(one);
   }
+}
+
+std::vector<NeededReshard> neededReshards(const PartitionResult& result, const ValueNames& names) {
+  std::vector<NeededReshard> needed;
+  forEachNeededReshard(result, names, [&](const NeededReshard& one) { needed.push_back(one); });
   return needed;
 }
 

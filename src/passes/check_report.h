@@ -7,6 +7,8 @@
 // (on one line).
 #pragma once
 
+#include <functional>
+
 #include <string>
 #include <vector>
 
@@ -34,6 +36,9 @@ struct NeededReshard {
 // `names` must number the program as it was before the pass (so "%8" is the
 // input's %8). In insertion order.
 std::vector<NeededReshard> neededReshards(const PartitionResult& result, const ValueNames& names);
+// The same, one at a time (--check writes each finding as it goes).
+void forEachNeededReshard(const PartitionResult& result, const ValueNames& names,
+                          const std::function<void(const NeededReshard&)>& take);
 
 // The finding for one, its distributions written in the input's generation.
 Diagnostic neededReshardDiagnostic(const NeededReshard& needed, DistGeneration generation);

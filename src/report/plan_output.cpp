@@ -10,6 +10,7 @@
 #include "report/result_json.h"
 #include "reshard/placement.h"
 #include "reshard/plan_alternatives.h"
+#include "support/escape.h"
 #include "support/text.h"
 
 namespace reshardctl {
@@ -167,20 +168,39 @@ Json linkJson(const LinkSpec& link) {
   return {{"bandwidth_gbs", link.bandwidthGBs}, {"latency_us", link.latencyUs}};
 }
 
-struct Totals {
-  size_t steps = 0;
-  double estUs = 0;
-};
+Json costModelJson(const CostModel& costs) {
+  Json meshDims = Json::array();
+  for (const LinkSpec& link : costs.meshDims) meshDims.push_back(linkJson(link));
+  return {{"mesh_dims", meshDims},
+          {"other_mesh_dims", linkJson(costs.link)},
+          {"cross_mesh", linkJson(costs.crossMesh)},
+          {"processes_per_node", costs.processesPerNode},
+          {"within_node", linkJson(costs.withinNode)},
+          {"launch_us", costs.launchUs},
+          {"local_bandwidth_gbs", costs.localBandwidthGBs},
+          {"local_launch_us", costs.localLaunchUs}};
+}
 
-Totals totals(const std::vector<ReshardReport>& reports) {
-  Totals sum;
-  for (const ReshardReport& report : reports)
-    if (report.plan) {
-      sum.steps += report.plan->steps.size();
-      sum.estUs += report.plan->estUs;
-    }
+// The document's members before "reshards".
+Json planHeadJson(const PlanSource& source) {
+  Json json = documentJson("plan");
+  if (!source.file.empty()) json["source"] = source.file;
+  json["lines"] = source.applied ? "applied" : "input";
+  return json;
+}
+
+Json totalJson(const PlanTotals& sum) {
+  return {{"reshards", sum.reshards}, {"steps", sum.steps}, {"est_us", roundedUs(sum.estUs)}};
+}
+
+PlanTotals totals(const std::vector<ReshardReport>& reports) {
+  PlanTotals sum;
+  for (const ReshardReport& report : reports) sum.add(report);
   return sum;
 }
+
+// One value on one line; bytes that are not UTF-8 (a file name, a label) become U+FFFD, as in every JSON we write.
+std::string compact(const Json& value) { return value.dump(-1, ' ', false, Json::error_handler_t::replace); }
 
 }  // namespace
 
@@ -215,62 +235,72 @@ Json layoutJson(const Layout& layout, size_t tensorRank) {
   return json;
 }
 
-std::string planTotalText(const std::vector<ReshardReport>& reports) {
-  const Totals sum = totals(reports);
-  return fmt::format("{}, {}, estimated {:.2f} us", plural(reports.size(), "reshard"), plural(sum.steps, "step"),
-                     sum.estUs);
+std::string planTotalText(const std::vector<ReshardReport>& reports) { return totals(reports).text(); }
+
+PlanWriter::PlanWriter(OutputSink& out, PlanFormat format, const CostModel& costs, const PlanSource& source,
+                       const PlanTableOptions& options)
+    : out_(out), format_(format), costs_(costs), source_(source), options_(options) {
+  if (format_ != PlanFormat::Json) return;
+  const Json head = planHeadJson(source_);
+  std::string text = "{";
+  for (const auto& [key, value] : head.items()) text += fmt::format("\"{}\":{},", key, compact(value));
+  out_.write(text + "\n\"reshards\":[");
 }
 
-std::string formatPlanTable(const std::vector<ReshardReport>& reports, const CostModel& costs,
-                            const PlanSource& source, const PlanTableOptions& options) {
-  std::string text;
-  for (const ReshardReport& report : reports)
-    text += reportText(report) + (options.explain ? alternativesText(report, costs) : "") + "\n";
-  text += "total: " + planTotalText(reports) + "\n" + costModelText(costs);
-  if (source.applied)
+void PlanWriter::add(const ReshardReport& report) {
+  if (format_ == PlanFormat::Json) {
+    out_.write((totals_.reshards == 0 ? "\n" : ",\n") + compact(reportJson(report)));
+  } else {
+    std::string text = reportText(report) + (options_.explain ? alternativesText(report, costs_) : "") + "\n";
+    if (options_.terminal) escapeForTerminal(text);
+    out_.write(text);
+  }
+  totals_.add(report);
+}
+
+void PlanWriter::finish() {
+  if (format_ == PlanFormat::Json) {
+    out_.write("\n],\n\"total\":" + compact(totalJson(totals_)) + ",\n\"cost_model\":" +
+               compact(costModelJson(costs_)) + "}\n");
+    return;
+  }
+  std::string text = "total: " + totals_.text() + "\n" + costModelText(costs_);
+  if (source_.applied)
     text += "lines: of the program `reshardctl apply` prints (the input has no line for an inserted reshard)\n";
-  return text;
-}
-
-Json planJson(const std::vector<ReshardReport>& reports, const CostModel& costs, const PlanSource& source) {
-  Json json = documentJson("plan");
-  if (!source.file.empty()) json["source"] = source.file;
-  json["lines"] = source.applied ? "applied" : "input";
-  json["reshards"] = Json::array();
-  for (const ReshardReport& report : reports) json["reshards"].push_back(reportJson(report));
-  const Totals sum = totals(reports);
-  json["total"] = {{"reshards", reports.size()}, {"steps", sum.steps}, {"est_us", roundedUs(sum.estUs)}};
-  Json meshDims = Json::array();
-  for (const LinkSpec& link : costs.meshDims) meshDims.push_back(linkJson(link));
-  json["cost_model"] = {{"mesh_dims", meshDims},
-                        {"other_mesh_dims", linkJson(costs.link)},
-                        {"cross_mesh", linkJson(costs.crossMesh)},
-                        {"processes_per_node", costs.processesPerNode},
-                        {"within_node", linkJson(costs.withinNode)},
-                        {"launch_us", costs.launchUs},
-                        {"local_bandwidth_gbs", costs.localBandwidthGBs},
-                        {"local_launch_us", costs.localLaunchUs}};
-  return json;
+  if (options_.terminal) escapeForTerminal(text);
+  out_.write(text);
 }
 
 namespace {
 
-// One value on one line; bytes that are not UTF-8 (a file name, a label) become U+FFFD, as in every JSON we write.
-std::string compact(const Json& value) { return value.dump(-1, ' ', false, Json::error_handler_t::replace); }
+std::string writtenPlan(const std::vector<ReshardReport>& reports, PlanFormat format, const CostModel& costs,
+                        const PlanSource& source, const PlanTableOptions& options) {
+  OutputSink text;
+  PlanWriter writer(text, format, costs, source, options);
+  for (const ReshardReport& report : reports) writer.add(report);
+  writer.finish();
+  return text.take();
+}
 
 }  // namespace
 
+std::string formatPlanTable(const std::vector<ReshardReport>& reports, const CostModel& costs,
+                            const PlanSource& source, const PlanTableOptions& options) {
+  return writtenPlan(reports, PlanFormat::Table, costs, source, options);
+}
+
+Json planJson(const std::vector<ReshardReport>& reports, const CostModel& costs, const PlanSource& source) {
+  Json json = planHeadJson(source);
+  json["reshards"] = Json::array();
+  for (const ReshardReport& report : reports) json["reshards"].push_back(reportJson(report));
+  json["total"] = totalJson(totals(reports));
+  json["cost_model"] = costModelJson(costs);
+  return json;
+}
+
 std::string planJsonText(const std::vector<ReshardReport>& reports, const CostModel& costs,
                          const PlanSource& source) {
-  const Json json = planJson(reports, costs, source);
-  std::string text = "{";
-  for (const char* key : {"format", "version", "source", "lines"})
-    if (json.contains(key)) text += fmt::format("\"{}\":{},", key, compact(json[key]));
-  text += "\n\"reshards\":[";
-  const Json& list = json["reshards"];
-  for (size_t i = 0; i < list.size(); ++i) text += (i == 0 ? "\n" : ",\n") + compact(list[i]);
-  text += "\n],\n\"total\":" + compact(json["total"]) + ",\n\"cost_model\":" + compact(json["cost_model"]) + "}\n";
-  return text;
+  return writtenPlan(reports, PlanFormat::Json, costs, source, {});
 }
 
 }  // namespace reshardctl

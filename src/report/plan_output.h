@@ -9,6 +9,7 @@
 
 #include "report/reshard_report.h"
 #include "reshard/cost_model.h"
+#include "support/output_sink.h"
 
 namespace reshardctl {
 
@@ -24,6 +25,32 @@ struct PlanTableOptions {
   // (plan_alternatives.h) with their collectives, bus bytes and estimates,
   // and why the chosen one won.
   bool explain = false;
+  // Escaped for a terminal (support/escape.h's terminalText): names and
+  // labels come from the input.
+  bool terminal = false;
+};
+
+enum class PlanFormat { Table, Json };
+
+// `plan`'s output written a reshard at a time, so that no report outlives
+// its own lines (memory: one report, not the program's reshards): the table
+// or JSON below, the same bytes as formatPlanTable and planJsonText.
+class PlanWriter {
+ public:
+  // JSON: writes the document's head.
+  PlanWriter(OutputSink& out, PlanFormat format, const CostModel& costs, const PlanSource& source = {},
+             const PlanTableOptions& options = {});
+  void add(const ReshardReport& report);
+  // The total and the cost model.
+  void finish();
+
+ private:
+  OutputSink& out_;
+  const PlanFormat format_;
+  const CostModel& costs_;
+  const PlanSource source_;
+  const PlanTableOptions options_;
+  PlanTotals totals_;
 };
 
 // A table per reshard, the total and the cost model; for an applied

@@ -10,6 +10,7 @@
 
 #include "ir/dtype.h"
 #include "support/op_names.h"
+#include "support/text.h"
 #include "syntax/printer.h"
 
 namespace reshardctl {
@@ -179,22 +180,67 @@ ReshardRequest resolveReshardRequest(const Operation& reshard) {
   return request;
 }
 
-std::vector<ReshardReport> planReshardOps(const Program& program, const std::vector<Operation*>& ops,
-                                          const CostModel& costs, const LineOf& lineOf) {
+void forEachPlannedReshard(const Program& program, const std::vector<Operation*>& ops, const CostModel& costs,
+                           const LineOf& lineOf, const TakeReport& take) {
   const ValueNames names(program);
   PlanCache cache(costs);
+  for (const Operation* op : ops) {
+    ReshardReport report = planOne(*op, names, cache, lineOf);
+    take(report);
+  }
+}
+
+void PlanTotals::add(const ReshardReport& report) {
+  ++reshards;
+  if (!report.plan) {
+    ++unplanned;
+    return;
+  }
+  steps += report.plan->steps.size();
+  estUs += report.plan->estUs;
+}
+
+std::string PlanTotals::text() const {
+  return fmt::format("{}, {}, estimated {:.2f} us", plural(reshards, "reshard"), plural(steps, "step"), estUs);
+}
+
+PlanTotals planInsertedReshards(const Program& program, const PartitionResult& result, const CostModel& costs) {
+  std::vector<const Operation*> inserted(result.inserted.begin(), result.inserted.end());
+  std::sort(inserted.begin(), inserted.end());
+  std::vector<Operation*> kept;
+  walkOps(*program.body(), [&](Operation* op) {
+    if (std::binary_search(inserted.begin(), inserted.end(), op)) kept.push_back(op);
+  });
+  PlanTotals sum;
+  forEachPlannedReshard(program, kept, costs, [](const Operation&) { return size_t{0}; },
+                        [&](const ReshardReport& report) { sum.add(report); });
+  return sum;
+}
+
+std::vector<ReshardReport> planReshardOps(const Program& program, const std::vector<Operation*>& ops,
+                                          const CostModel& costs, const LineOf& lineOf) {
   std::vector<ReshardReport> reports;
-  for (const Operation* op : ops) reports.push_back(planOne(*op, names, cache, lineOf));
+  reports.reserve(ops.size());
+  forEachPlannedReshard(program, ops, costs, lineOf,
+                        [&](ReshardReport& report) { reports.push_back(std::move(report)); });
   return reports;
 }
 
-std::vector<ReshardReport> planProgramReshards(const Program& program, const CostModel& costs,
-                                               const LineOf& lineOf) {
+namespace {
+
+std::vector<Operation*> reshardOps(const Program& program) {
   std::vector<Operation*> reshards;
   walkOps(*program.body(), [&](Operation* op) {
     if (op->name() == kReshardOp) reshards.push_back(op);
   });
-  return planReshardOps(program, reshards, costs, lineOf);
+  return reshards;
+}
+
+}  // namespace
+
+std::vector<ReshardReport> planProgramReshards(const Program& program, const CostModel& costs,
+                                               const LineOf& lineOf) {
+  return planReshardOps(program, reshardOps(program), costs, lineOf);
 }
 
 namespace {
@@ -207,15 +253,12 @@ size_t diagnosticOffset(const Operation& reshard) {
   return use ? use->owner()->location() : 0;
 }
 
-bool reportUnplannable(const std::vector<ReshardReport>& reports, DiagnosticEngine& diagnostics) {
-  bool ok = true;
-  for (const ReshardReport& report : reports) {
-    if (report.plan) continue;
-    diagnostics.error(diagnosticOffset(*report.op), 1,
-                      fmt::format("cannot plan the reshard of {}: {}", report.input, report.error));
-    ok = false;
-  }
-  return ok;
+// A reshard without a plan, diagnosed at its line; false for one.
+bool reportUnplannable(const ReshardReport& report, DiagnosticEngine& diagnostics) {
+  if (report.plan) return true;
+  diagnostics.error(diagnosticOffset(*report.op), 1,
+                    fmt::format("cannot plan the reshard of {}: {}", report.input, report.error));
+  return false;
 }
 
 }  // namespace
@@ -239,18 +282,28 @@ std::string consumerPlace(const Operation& reshard, const SourceFile& source) {
 
 }  // namespace
 
-bool reportLoadedReshards(Program& program, const SourceFile& source, const PartitionOptions* pass,
-                          const CostModel& costs, DiagnosticEngine& diagnostics,
-                          std::vector<ReshardReport>* reports) {
+bool forEachLoadedReshard(Program& program, const SourceFile& source, const PartitionOptions* pass,
+                          const CostModel& costs, DiagnosticEngine& diagnostics, const TakeReport& take) {
   LineOf lineOf = sourceLines(source);
   if (pass) {
     if (!applyPartitionPass(program, diagnostics, *pass).ok) return false;
     lineOf = printedLines(program);  // the reshards are new lines
   }
-  *reports = planProgramReshards(program, costs, lineOf);
-  if (pass)
-    for (ReshardReport& report : *reports) report.consumer = consumerPlace(*report.op, source);
-  return reportUnplannable(*reports, diagnostics);
+  bool ok = true;
+  forEachPlannedReshard(program, reshardOps(program), costs, lineOf, [&](ReshardReport& report) {
+    if (pass) report.consumer = consumerPlace(*report.op, source);
+    ok = reportUnplannable(report, diagnostics) && ok;
+    take(report);
+  });
+  return ok;
+}
+
+bool reportLoadedReshards(Program& program, const SourceFile& source, const PartitionOptions* pass,
+                          const CostModel& costs, DiagnosticEngine& diagnostics,
+                          std::vector<ReshardReport>* reports) {
+  reports->clear();
+  return forEachLoadedReshard(program, source, pass, costs, diagnostics,
+                              [&](ReshardReport& report) { reports->push_back(std::move(report)); });
 }
 
 }  // namespace reshardctl

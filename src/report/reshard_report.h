@@ -34,6 +34,16 @@ struct ReshardReport {
   std::string consumer;
 };
 
+// The sums under the reports: "2 reshards, 3 steps, estimated 15.60 us".
+struct PlanTotals {
+  size_t reshards = 0;
+  size_t steps = 0;
+  size_t unplanned = 0;  // reports without a plan
+  double estUs = 0;
+  void add(const ReshardReport& report);
+  std::string text() const;
+};
+
 // Where each reported op sits: a line number (1-based).
 using LineOf = std::function<size_t(const Operation&)>;
 
@@ -52,12 +62,24 @@ LineOf printedLines(const Program& program);
 // too little to plan.
 ReshardRequest resolveReshardRequest(const Operation& reshard);
 
+// Each report as it is made, handed over to be kept (moved from) or dropped:
+// what is written as it goes holds one report at a time.
+using TakeReport = std::function<void(ReshardReport&)>;
+
+// Plans the given reshard ops in order, one report at a time.
+void forEachPlannedReshard(const Program& program, const std::vector<Operation*>& ops, const CostModel& costs,
+                           const LineOf& lineOf, const TakeReport& take);
 // Plans every dist_op.reshard in print order (nested blocks included).
 std::vector<ReshardReport> planProgramReshards(const Program& program, const CostModel& costs,
                                                const LineOf& lineOf);
 // Plans the given reshard ops (e.g. the ones a pass inserted).
 std::vector<ReshardReport> planReshardOps(const Program& program, const std::vector<Operation*>& ops,
                                           const CostModel& costs, const LineOf& lineOf);
+
+// The reshards a pass inserted that are still in the program (folding may
+// erase some again), planned and summed: what `apply --stats` and `list`
+// count, one report at a time.
+PlanTotals planInsertedReshards(const Program& program, const PartitionResult& result, const CostModel& costs);
 
 // The reshards `plan` and `run` work on: those in the file or, with `pass`
 // set, every reshard after the partition pass (lines as `apply` prints them).
@@ -66,5 +88,9 @@ std::vector<ReshardReport> planReshardOps(const Program& program, const std::vec
 bool reportLoadedReshards(Program& program, const SourceFile& source, const PartitionOptions* pass,
                           const CostModel& costs, DiagnosticEngine& diagnostics,
                           std::vector<ReshardReport>* reports);
+// As reportLoadedReshards, each report handed to `take` as it is made (`plan`
+// writes it and drops it: memory one report, not the program's reshards).
+bool forEachLoadedReshard(Program& program, const SourceFile& source, const PartitionOptions* pass,
+                          const CostModel& costs, DiagnosticEngine& diagnostics, const TakeReport& take);
 
 }  // namespace reshardctl

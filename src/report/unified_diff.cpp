@@ -38,6 +38,21 @@ std::vector<std::string_view> splitLines(std::string_view text) {
   return lines;
 }
 
+// Each line as a number, equal for equal lines. The table of distinct lines
+// goes when the numbers are made: the alignment and the script never hold it
+// (40 bytes and more a line).
+void lineKeys(const std::vector<std::string_view>& before, const std::vector<std::string_view>& after,
+              std::vector<uint64_t>& a, std::vector<uint64_t>& b) {
+  std::unordered_map<std::string_view, uint64_t> ids;
+  ids.reserve(before.size() + after.size());
+  auto keysOf = [&](const std::vector<std::string_view>& lines, std::vector<uint64_t>& keys) {
+    keys.reserve(lines.size());
+    for (std::string_view line : lines) keys.push_back(ids.emplace(line, ids.size()).first->second);
+  };
+  keysOf(before, a);
+  keysOf(after, b);
+}
+
 enum class Edit : char { Keep = ' ', Remove = '-', Add = '+' };
 
 // One line of the edit script. `before` and `after` count the lines of each
@@ -55,10 +70,12 @@ class HunkWriter {
              const UnifiedDiffOptions& options)
       : before_(before), after_(after), options_(options), palette_(options.color) {}
 
-  std::string write(const std::vector<Line>& script, const std::string& beforeLabel, const std::string& afterLabel) {
+  // Hunk by hunk to `out`: the diff is never held whole.
+  void write(const std::vector<Line>& script, const std::string& beforeLabel, const std::string& afterLabel,
+             OutputSink& out) {
     const char* header = palette_(Ink::DiffHeader);
-    std::string out = fmt::format("{}--- {}{}\n{}+++ {}{}\n", header, diffHeaderName(beforeLabel), palette_.reset(),
-                                  header, diffHeaderName(afterLabel), palette_.reset());
+    out += fmt::format("{}--- {}{}\n{}+++ {}{}\n", header, diffHeaderName(beforeLabel), palette_.reset(), header,
+                       diffHeaderName(afterLabel), palette_.reset());
     size_t i = 0;
     while (i < script.size()) {
       while (i < script.size() && script[i].edit == Edit::Keep) ++i;
@@ -72,10 +89,9 @@ class HunkWriter {
         if (script[j].edit != Edit::Keep) end = j + 1;
       }
       const size_t last = std::min(script.size(), end + options_.context);
-      out += hunk(script, first, last);
+      hunk(script, first, last, out);
       i = last;
     }
-    return out;
   }
 
  private:
@@ -86,26 +102,31 @@ class HunkWriter {
     return fmt::format("{},{}", count == 0 ? start : start + 1, count);
   }
 
-  std::string hunk(const std::vector<Line>& script, size_t first, size_t last) {
+  // The counts first, then each line straight to `out`: one hunk can be the
+  // whole of both texts (every line renumbered).
+  void hunk(const std::vector<Line>& script, size_t first, size_t last, OutputSink& out) {
     size_t beforeCount = 0, afterCount = 0;
-    std::string body;
+    for (size_t j = first; j < last; ++j) {
+      beforeCount += script[j].edit != Edit::Add ? 1 : 0;
+      afterCount += script[j].edit != Edit::Remove ? 1 : 0;
+    }
+    out += fmt::format("{}@@ -{} +{} @@{}\n", palette_(Ink::DiffHunk),
+                       rangeText(script[first].before + options_.beforeFirstLine - 1, beforeCount),
+                       rangeText(script[first].after + options_.afterFirstLine - 1, afterCount), palette_.reset());
     for (size_t j = first; j < last; ++j) {
       const Line& line = script[j];
       const std::string_view text = line.edit == Edit::Add ? after_[line.after] : before_[line.before];
-      beforeCount += line.edit != Edit::Add ? 1 : 0;
-      afterCount += line.edit != Edit::Remove ? 1 : 0;
       const char* color = line.edit == Edit::Remove ? palette_(Ink::DiffRemoved)
                           : line.edit == Edit::Add  ? palette_(Ink::DiffAdded)
                                                     : "";
       const bool newline = !text.empty() && text.back() == '\n';
-      const std::string_view content = newline ? text.substr(0, text.size() - 1) : text;
-      body += fmt::format("{}{}{}{}\n", color, static_cast<char>(line.edit), content, *color ? palette_.reset() : "");
-      if (!newline) body += "\\ No newline at end of file\n";
+      out += color;
+      out += static_cast<char>(line.edit);
+      out += newline ? text.substr(0, text.size() - 1) : text;
+      if (*color) out += palette_.reset();
+      out += '\n';
+      if (!newline) out += "\\ No newline at end of file\n";
     }
-    return fmt::format("{}@@ -{} +{} @@{}\n", palette_(Ink::DiffHunk),
-                       rangeText(script[first].before + options_.beforeFirstLine - 1, beforeCount),
-                       rangeText(script[first].after + options_.afterFirstLine - 1, afterCount), palette_.reset()) +
-           body;
   }
 
   const std::vector<std::string_view>& before_;
@@ -118,17 +139,19 @@ class HunkWriter {
 
 std::string unifiedDiff(std::string_view before, std::string_view after, const std::string& beforeLabel,
                         const std::string& afterLabel, const UnifiedDiffOptions& options) {
-  if (before == after) return "";
+  OutputSink text;
+  writeUnifiedDiff(before, after, beforeLabel, afterLabel, options, text);
+  return text.take();
+}
+
+void writeUnifiedDiff(std::string_view before, std::string_view after, const std::string& beforeLabel,
+                      const std::string& afterLabel, const UnifiedDiffOptions& options, OutputSink& out) {
+  if (before == after) return;
   const std::vector<std::string_view> beforeLines = splitLines(before), afterLines = splitLines(after);
-  std::unordered_map<std::string_view, uint64_t> ids;
-  auto idsOf = [&](const std::vector<std::string_view>& lines) {
-    std::vector<uint64_t> out;
-    out.reserve(lines.size());
-    for (std::string_view line : lines) out.push_back(ids.emplace(line, ids.size()).first->second);
-    return out;
-  };
-  const std::vector<uint64_t> a = idsOf(beforeLines), b = idsOf(afterLines);
+  std::vector<uint64_t> a, b;
+  lineKeys(beforeLines, afterLines, a, b);
   std::vector<Line> script;
+  script.reserve(a.size() + b.size());  // its most; a large block's untouched tail is never resident
   size_t i = 0, j = 0;
   for (const auto& [mi, mj] : alignSequences(a, b, lineAlignment(a.size() + b.size()))) {
     for (; i < mi; ++i) script.push_back({Edit::Remove, i, j});
@@ -137,7 +160,7 @@ std::string unifiedDiff(std::string_view before, std::string_view after, const s
   }
   for (; i < a.size(); ++i) script.push_back({Edit::Remove, i, j});
   for (; j < b.size(); ++j) script.push_back({Edit::Add, i, j});
-  return HunkWriter(beforeLines, afterLines, options).write(script, beforeLabel, afterLabel);
+  HunkWriter(beforeLines, afterLines, options).write(script, beforeLabel, afterLabel, out);
 }
 
 }  // namespace reshardctl

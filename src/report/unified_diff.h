@@ -15,6 +15,8 @@
 #include <string>
 #include <string_view>
 
+#include "support/output_sink.h"
+
 namespace reshardctl {
 
 struct UnifiedDiffOptions {
@@ -29,5 +31,9 @@ struct UnifiedDiffOptions {
 // `--- beforeLabel` and `+++ afterLabel`; empty when the texts are equal.
 std::string unifiedDiff(std::string_view before, std::string_view after, const std::string& beforeLabel,
                         const std::string& afterLabel, const UnifiedDiffOptions& options = {});
+// The same written to `out` hunk by hunk (memory: the texts' lines and the
+// edit script, not the diff's text); nothing when the texts are equal.
+void writeUnifiedDiff(std::string_view before, std::string_view after, const std::string& beforeLabel,
+                      const std::string& afterLabel, const UnifiedDiffOptions& options, OutputSink& out);
 
 }  // namespace reshardctl

@@ -4,7 +4,6 @@
 #include <cstdio>
 #include <memory>
 #include <optional>
-#include <set>
 
 #include <fmt/format.h>
 
@@ -52,25 +51,26 @@ struct ApplyOptions {
 // Only those still in the program count: folding may erase some again.
 void printStats(const Program& program, const PartitionResult& result, const CostModel& costs, bool check,
                 Reporter& reporter) {
-  const std::set<const Operation*> inserted(result.inserted.begin(), result.inserted.end());
-  std::vector<Operation*> kept;
-  walkOps(*program.body(), [&](Operation* op) {
-    if (inserted.count(op) != 0) kept.push_back(op);
-  });
-  const std::vector<ReshardReport> reports =
-      planReshardOps(program, kept, costs, [](const Operation&) { return size_t{0}; });
-  size_t unplanned = 0;
-  for (const ReshardReport& report : reports) unplanned += report.plan ? 0 : 1;
-  reporter.statistic(fmt::format("apply: {} {}{}", check ? "would insert" : "inserted", planTotalText(reports),
-                                       unplanned == 0 ? "" : fmt::format(" ({} could not be planned)", unplanned)));
+  const PlanTotals sum = planInsertedReshards(program, result, costs);
+  reporter.statistic(fmt::format("apply: {} {}{}", check ? "would insert" : "inserted", sum.text(),
+                                 sum.unplanned == 0 ? "" : fmt::format(" ({} could not be planned)", sum.unplanned)));
 }
 
-// Writes `text` to standard output; a failure is reported with its reason.
-bool writeStdout(const std::string& text, Reporter& reporter) {
+// Writes what `render` writes to standard output; a failure is reported with its reason.
+bool writeStdout(const std::function<bool(OutputSink&)>& render, Reporter& reporter) {
   DiagnosticEngine diagnostics = reporter.engine();
-  if (writeTextOutput(text, "-", diagnostics) == kExitOk) return true;
+  if (writeOutput("-", diagnostics, render) == kExitOk) return true;
   reporter.report(diagnostics);
   return false;
+}
+
+bool writeStdout(const std::string& text, Reporter& reporter) {
+  return writeStdout(
+      [&](OutputSink& out) {
+        out.write(text);
+        return !out.failed();
+      },
+      reporter);
 }
 
 // What one run over several inputs gathers for its closing line and --json.
@@ -110,7 +110,7 @@ class ApplyRun {
   }
 
   // The mode's way from the pass's result to what it writes.
-  InputOutcome finish(const std::string& path, const LoadedProgram& loaded, const PartitionResult& result,
+  InputOutcome finish(const std::string& path, LoadedProgram& loaded, const PartitionResult& result,
                       const std::optional<ValueNames>& names, DiagnosticEngine& diagnostics) {
     const size_t count = result.inserted.size();
     switch (options_.mode) {
@@ -131,34 +131,53 @@ class ApplyRun {
   }
 
   // As formatters' --check: 0 when the pass would change nothing, 1 when it would.
+  // The findings are written as they are made, a batch at a time where they
+  // are lines of text (memory: a batch, not one per inserted reshard); the
+  // other formats' consumers take them in one call.
   InputOutcome check(const LoadedProgram& loaded, const PartitionResult& result, const ValueNames& names) {
-    const std::vector<NeededReshard> needed = neededReshards(result, names);
-    totals_.reshards += needed.size();
-    totals_.inputsChanged += needed.empty() ? 0 : 1;
-    const std::string summary = neededReshardsSummary(needed.size());
-    if (options_.json) {
-      nlohmann::ordered_json reshards = nlohmann::ordered_json::array();
-      for (const NeededReshard& one : needed) reshards.push_back(neededReshardJson(*loaded.source, one));
+    constexpr size_t kTextBatch = 256;
+    const bool shown = !options_.json || reporter_.format() != DiagnosticFormat::Text;
+    const bool batched = reporter_.format() == DiagnosticFormat::Text;
+    nlohmann::ordered_json reshards = nlohmann::ordered_json::array();
+    std::vector<Diagnostic> findings;
+    size_t count = 0;
+    forEachNeededReshard(result, names, [&](const NeededReshard& one) {
+      ++count;
+      if (options_.json) reshards.push_back(neededReshardJson(*loaded.source, one));
+      if (!shown) return;
+      findings.push_back(neededReshardDiagnostic(one, loaded.program->generation()));
+      if (batched && findings.size() == kTextBatch) {
+        reporter_.reportFindings(loaded.source.get(), findings, standardError());
+        findings.clear();
+      }
+    });
+    if (shown) reporter_.reportFindings(loaded.source.get(), findings, standardError());
+    totals_.reshards += count;
+    totals_.inputsChanged += count == 0 ? 0 : 1;
+    if (options_.json)
       totals_.files.push_back({{"file", loaded.source->name()},
                                {"program", programIndexJson(loaded.index)},
                                {"reshards", std::move(reshards)}});
-    }
-    std::vector<Diagnostic> findings;
-    for (const NeededReshard& one : needed)
-      findings.push_back(neededReshardDiagnostic(one, loaded.program->generation()));
-    if (!options_.json || reporter_.format() != DiagnosticFormat::Text)
-      reporter_.reportFindings(loaded.source.get(), findings, standardError());
-    return {needed.empty() ? kExitOk : kExitBadInput, summary};
+    return {count == 0 ? kExitOk : kExitBadInput, neededReshardsSummary(count)};
   }
 
   // `--diff`: the input's text against what apply would write (in a log, the
   // log with that program replaced, as --in-place writes it), as `patch -p0`
   // applies it in the directory the input was named from.
-  bool diff(const LoadedProgram& loaded) {
+  // The patch is written hunk by hunk, never held whole; the graph goes once
+  // printed (unless --stats still plans from it): the text diff needs only
+  // the two texts.
+  bool diff(LoadedProgram& loaded) {
     const std::string& name = loaded.source->name();
-    const std::string text = unifiedDiff(loaded.source->text(), fileTextWithProgram(*loaded.program, loaded), name, name,
-                                         UnifiedDiffOptions{3, reporter_.colorStdout()});
-    return writeStdout(text, reporter_);
+    const std::string after = fileTextWithProgram(*loaded.program, loaded);
+    if (!options_.stats) loaded.program.reset();
+    return writeStdout(
+        [&](OutputSink& out) {
+          writeUnifiedDiff(loaded.source->text(), after, name, name, UnifiedDiffOptions{3, reporter_.colorStdout()},
+                           out);
+          return !out.failed();
+        },
+        reporter_);
   }
 
   const ApplyOptions& options_;

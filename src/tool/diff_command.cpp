@@ -59,12 +59,11 @@ const char* usageProblem(const DiffCommandOptions& options) {
   return nullptr;
 }
 
-// The chosen form of the diff on `out`: JSON; the summary line (equal
-// programs too: "0 ops added, ..."); the summary line and the listing
-// (nothing when equal, as diff(1)), written change by change; or the summary
-// line and a unified diff of the two texts.
+// The chosen form of the diff on `out` but -u's: JSON; the summary line
+// (equal programs too: "0 ops added, ..."); or the summary line and the
+// listing (nothing when equal, as diff(1)), written change by change.
 bool writeDiffOutput(const ProgramDiff& diff, const LoadedProgram& before, const LoadedProgram& after,
-                     const DiffCommandOptions& options, bool color, OutputSink& out) {
+                     const DiffCommandOptions& options, OutputSink& out) {
   auto put = [&](std::string_view text) { out.write(text); };
   if (options.json) {
     put(dumpJson(programDiffJson(diff, *before.source, *after.source)));
@@ -74,13 +73,23 @@ bool writeDiffOutput(const ProgramDiff& diff, const LoadedProgram& before, const
   } else if (!options.unified) {
     put(formatDiffStat(diff));  // the summary line first, in the listing as in -u
     writeDiff(diff, *before.source, *after.source, put);
-  } else {
-    // The summary line first: patch and git apply skip text before the "---" header.
-    const UnifiedDiffOptions layout{options.context, color, before.source->lineCol(before.begin).line,
-                                    after.source->lineCol(after.begin).line};  // a log's programs: its lines
-    put(formatDiffStat(diff) + unifiedDiff(programText(before), programText(after), before.source->name(),
-                                           after.source->name(), layout));
   }
+  return !out.failed();
+}
+
+// -u: the summary line (patch and git apply skip text before the "---"
+// header), then the two texts' unified diff, written hunk by hunk. The graphs
+// and the structural diff are dropped first: the text diff needs only the
+// texts, so the run holds the graphs or the texts, not both.
+bool writeUnifiedOutput(ProgramDiff diff, LoadedProgram& before, LoadedProgram& after,
+                        const DiffCommandOptions& options, bool color, OutputSink& out) {
+  out.write(formatDiffStat(diff));
+  diff = ProgramDiff{};
+  before.program.reset();
+  after.program.reset();
+  const UnifiedDiffOptions layout{options.context, color, before.source->lineCol(before.begin).line,
+                                  after.source->lineCol(after.begin).line};  // a log's programs: its lines
+  writeUnifiedDiff(programText(before), programText(after), before.source->name(), after.source->name(), layout, out);
   return !out.failed();
 }
 
@@ -103,15 +112,18 @@ int runDiff(const DiffCommandOptions& options, Reporter& reporter) {
   if (!before.program || !after.program) return kDiffTrouble;
 
   ProgramDiff diff = diffPrograms(*before.program, *after.program, {options.ignoredAttributes});
+  const bool equal = diff.equal();
+  const bool unified = options.unified && !options.json && !options.stat && !equal;
   DiagnosticEngine output = reporter.engine();
   const int written = writeOutput("-", output, [&](OutputSink& out) {
-    return writeDiffOutput(diff, before, after, options, reporter.colorStdout(), out);
+    return unified ? writeUnifiedOutput(std::move(diff), before, after, options, reporter.colorStdout(), out)
+                   : writeDiffOutput(diff, before, after, options, out);
   });
   if (written != kExitOk) {
     reporter.report(output);
     return kDiffTrouble;
   }
-  return diff.equal() ? kDiffEqual : kDiffDifferent;
+  return equal ? kDiffEqual : kDiffDifferent;
 }
 
 SubcommandRunner defineDiff(CLI::App& command, ReportingOptions& reporting) {

@@ -5,7 +5,6 @@
 // once, so the work is linear in the file; `--no-reshards` parses nothing,
 // and a log of many programs is then listed in about the time to read it.
 #include <memory>
-#include <set>
 
 #include <fmt/format.h>
 
@@ -62,15 +61,9 @@ ProgramReshards reshardsOf(const std::shared_ptr<const InputFile>& file, size_t 
     return applyPartitionPass(program, diagnostics, options.pass);
   });
   if (!result.ok) return counts;
-  const std::set<const Operation*> inserted(result.inserted.begin(), result.inserted.end());
-  std::vector<Operation*> kept;
-  walkOps(*loaded.program->body(), [&](Operation* op) {
-    if (inserted.count(op) != 0) kept.push_back(op);
-  });
-  counts.needed = kept.size();
-  for (const ReshardReport& report :
-       planReshardOps(*loaded.program, kept, options.costs, [](const Operation&) { return size_t{0}; }))
-    counts.estUs += report.plan ? report.plan->estUs : 0;
+  const PlanTotals sum = planInsertedReshards(*loaded.program, result, options.costs);
+  counts.needed = sum.reshards;
+  counts.estUs = sum.estUs;
   counts.loaded = true;
   return counts;
 }

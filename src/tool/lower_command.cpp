@@ -1,13 +1,13 @@
-// `reshardctl lower`: read (→ partition pass with --apply) once → for each
-// rank asked, lower a clone of it as Paddle does for that rank
-// (lower/lower_program.h) → one program, one file per rank in a directory, or
-// a log of all ranks. Work: one parse and pass, then ranks x (clone + lower).
+// `reshardctl lower`: read (→ partition pass with --apply) once → lower it as
+// Paddle does for the rank asked (lower/lower_program.h), or a clone of it for
+// each rank → one program, one file per rank in a directory, or a log of all
+// ranks. Work: one parse and pass, then ranks x (clone + lower); memory: the
+// dist program and one rank's.
 #include <algorithm>
 #include <filesystem>
 #include <memory>
 #include <optional>
 #include <string>
-#include <system_error>
 
 #include <fmt/format.h>
 
@@ -80,66 +80,49 @@ bool prepareDist(Program& program, const LowerCommandOptions& options, Diagnosti
 // The dist program lowered for `rank`: a clone of it (ir/clone/program_clone.h),
 // so the program is read and partitioned once for every rank; nullptr when
 // a reshard was refused (diagnosed).
+LowerOptions lowerOptions(int64_t rank, const LowerCommandOptions& options) {
+  return LowerOptions{rank, options.stage, options.lowering == LoweringKind::Plan ? &options.costs : nullptr,
+                      options.release};
+}
+
 std::unique_ptr<Program> lowerClone(const Program& dist, int64_t rank, const LowerCommandOptions& options,
                                     DiagnosticEngine& diagnostics) {
   std::unique_ptr<Program> program = cloneProgram(dist);
-  const LowerSummary summary = lowerProgram(
-      *program,
-      LowerOptions{rank, options.stage, options.lowering == LoweringKind::Plan ? &options.costs : nullptr,
-                   options.release},
-      diagnostics);
+  const LowerSummary summary = lowerProgram(*program, lowerOptions(rank, options), diagnostics);
   return summary.ok ? std::move(program) : nullptr;
 }
 
-// Whether --all-ranks' one output file can take each rank's program as soon
-// as it is lowered: a file written through a temporary one, renamed at the
-// end, so a later rank that fails still publishes nothing. Standard output, a
-// fifo or a device would show the ranks before it: there every program is
-// held until all are lowered.
-bool streamsRanks(const std::string& output) {
-  if (output == "-" || output == "/dev/stdout") return false;
-  std::error_code error;
-  const std::filesystem::file_status status = std::filesystem::status(output, error);
-  return !std::filesystem::exists(status) || std::filesystem::is_regular_file(status);
-}
-
-// Each rank lowers a clone of the dist program. Into a directory, or into a
-// file (streamsRanks), each is written and dropped before the next is made:
-// one rank's program is held at a time (at 100k ops the varied bench program
-// on its ranks held 4.8 GB before). Otherwise every rank's program is held
-// until all are lowered, then streamed.
-int writeRanks(const Program& dist, const std::vector<int64_t>& ranks, const LowerCommandOptions& options,
+// Each rank lowers a clone of the dist program and is written and dropped
+// before the next is made: one rank's program is held at a time (at 100k ops
+// the varied bench program on its 64 ranks held 3.8 GB when standard output
+// waited for all of them). An output file is published only when every rank
+// was lowered (temp file + rename); standard output, a fifo or a device has
+// the ranks before a failing one already, as a compiler's output has the
+// functions before an error. One rank (--rank) is lowered in place: nothing
+// else needs the dist program, so it is not cloned.
+int writeRanks(Program& dist, const std::vector<int64_t>& ranks, const LowerCommandOptions& options,
                DiagnosticEngine& diagnostics) {
-  const bool toDirectory = options.allRanks && std::filesystem::is_directory(options.output);
-  if (options.allRanks && !toDirectory && streamsRanks(options.output))
-    return writeOutputUnlessFailed(options.output, diagnostics, [&](OutputSink& out) -> int {
-      for (const int64_t rank : ranks) {
-        std::unique_ptr<Program> lowered = lowerClone(dist, rank, options, diagnostics);
-        if (!lowered) return kExitBadInput;
-        out.write(logLabel(rank, options.stage, lowered->isFragment()));
-        if (!printProgram(*lowered, out)) return kExitUsage;
-      }
-      return out.failed() ? kExitUsage : kExitOk;
-    });
-  std::vector<std::unique_ptr<Program>> programs;
-  for (const int64_t rank : ranks) {
-    std::unique_ptr<Program> lowered = lowerClone(dist, rank, options, diagnostics);
-    if (!lowered) return kExitBadInput;
-    if (!options.allRanks) return writeProgram(*lowered, options.output, diagnostics);
-    if (!toDirectory) {
-      programs.push_back(std::move(lowered));
-      continue;
-    }
-    const std::string path = (std::filesystem::path(options.output) / fmt::format("rank{}.ir", rank)).string();
-    if (int status = writeProgram(*lowered, path, diagnostics); status != kExitOk) return status;
+  if (!options.allRanks) {
+    const LowerSummary summary = lowerProgram(dist, lowerOptions(ranks.front(), options), diagnostics);
+    return summary.ok ? writeProgram(dist, options.output, diagnostics) : kExitBadInput;
   }
-  if (toDirectory) return kExitOk;
-  return writeOutput(options.output, diagnostics, [&](OutputSink& out) {
-    for (size_t i = 0; i < programs.size(); ++i) {
-      out.write(logLabel(ranks[i], options.stage, programs[i]->isFragment()));
-      if (!printProgram(*programs[i], out)) return false;
+  if (std::filesystem::is_directory(options.output)) {
+    for (const int64_t rank : ranks) {
+      std::unique_ptr<Program> lowered = lowerClone(dist, rank, options, diagnostics);
+      if (!lowered) return kExitBadInput;
+      const std::string path = (std::filesystem::path(options.output) / fmt::format("rank{}.ir", rank)).string();
+      if (int status = writeProgram(*lowered, path, diagnostics); status != kExitOk) return status;
     }
-    return !out.failed();
+    return kExitOk;
+  }
+  return writeOutputUnlessFailed(options.output, diagnostics, [&](OutputSink& out) -> int {
+    for (const int64_t rank : ranks) {
+      std::unique_ptr<Program> lowered = lowerClone(dist, rank, options, diagnostics);
+      if (!lowered) return kExitBadInput;
+      out.write(logLabel(rank, options.stage, lowered->isFragment()));
+      if (!printProgram(*lowered, out)) return kExitUsage;
+    }
+    return out.failed() ? kExitUsage : kExitOk;
   });
 }
 

@@ -32,44 +32,51 @@ struct PlanOptions {
   CostModel costs;
 };
 
-// The plan of one loaded program as text (a table or JSON), or false with its
-// diagnostics when the pass failed or a reshard has no plan.
-bool planText(LoadedProgram& loaded, const PlanOptions& options, DiagnosticEngine& diagnostics, std::string* text) {
-  std::vector<ReshardReport> reports;
-  if (!reportLoadedReshards(*loaded.program, *loaded.source, options.apply ? &options.pass : nullptr, options.costs,
-                            diagnostics, &reports))
-    return false;
+// The plan of one loaded program written to `out` a reshard at a time, or
+// false with its diagnostics when the pass failed or a reshard has no plan.
+bool writePlan(LoadedProgram& loaded, const PlanOptions& options, DiagnosticEngine& diagnostics, OutputSink& out) {
   const PlanSource source{loaded.source->name(), options.apply};
-  *text = options.json ? planJsonText(reports, options.costs, source) : formatPlanTable(reports, options.costs, source, {options.explain});
-  if (!options.json) escapeForTerminal(*text);
+  PlanWriter writer(out, options.json ? PlanFormat::Json : PlanFormat::Table, options.costs, source,
+                    PlanTableOptions{.explain = options.explain, .terminal = !options.json});
+  if (!forEachLoadedReshard(*loaded.program, *loaded.source, options.apply ? &options.pass : nullptr, options.costs,
+                            diagnostics, [&](const ReshardReport& report) { writer.add(report); }))
+    return false;
+  writer.finish();
   return true;
 }
 
+// Tables one after another, each under its input's name when there are
+// several (as list writes them). Nothing is shown unless every input was
+// planned: into a file (published whole: program_output.h) each reshard is
+// written as it is planned, so memory is one report; to standard output, a
+// fifo or a device the text is held until the end (the reports are not).
 int runPlan(const PlanOptions& options, Reporter& reporter) {
   const std::vector<std::string> files = expandInputs(options.inputs, reporter);
   if (options.json && (files.size() > 1 || options.inputs.recursive))
     throw Failure(FailureKind::Usage, "--json takes one input (one JSON document); several inputs give tables");
-  // Tables one after another, each under its input's name when there are several (as list writes them).
-  std::string tables;
-  const InputRun run = forEachInput(files, options.inputs, reporter, standardError, [&](const InputProgram& input) {
-    DiagnosticEngine diagnostics = reporter.engine();
-    LoadedProgram loaded = loadProgram(input, diagnostics);
-    std::string text;
-    const int status = !loaded.program                                  ? loaded.failure
-                       : planText(loaded, options, diagnostics, &text) ? kExitOk
-                                                                         : kExitBadInput;
-    reporter.report(diagnostics);
-    if (status == kExitOk && input.oneOfSeveral)
-      tables += (tables.empty() ? "" : "\n") + terminalLine(input.name) + ":\n";
-    tables += text;
-    return InputOutcome{status, ""};
+  DiagnosticEngine output = reporter.engine();
+  const int status = writeOutputUnlessFailed(options.output, output, [&](OutputSink& destination) {
+    OutputSink held;
+    OutputSink& out = publishedWhole(options.output) ? destination : held;
+    bool first = true;
+    const int run = forEachInput(files, options.inputs, reporter, standardError, [&](const InputProgram& input) {
+      DiagnosticEngine diagnostics = reporter.engine();
+      LoadedProgram loaded = loadProgram(input, diagnostics);
+      if (loaded.program && input.oneOfSeveral) {
+        out.write(std::string(first ? "" : "\n") + terminalLine(input.name) + ":\n");
+        first = false;
+      }
+      const int outcome = !loaded.program                                  ? loaded.failure
+                          : writePlan(loaded, options, diagnostics, out) ? kExitOk
+                                                                           : kExitBadInput;
+      reporter.report(diagnostics);
+      return InputOutcome{outcome, ""};
+    }).status;
+    if (run == kExitOk && &out == &held) destination.write(held.view());
+    return run;
   });
-  // Written only when every input was planned: a failing run leaves an earlier output as it was.
-  if (run.status != kExitOk || run.programs == 0) return run.status;
-  DiagnosticEngine diagnostics = reporter.engine();
-  const int written = writeTextOutput(tables, options.output, diagnostics);
-  reporter.report(diagnostics);
-  return std::max(run.status, written);
+  reporter.report(output);
+  return status;
 }
 
 SubcommandRunner definePlan(CLI::App& command, ReportingOptions& reporting) {

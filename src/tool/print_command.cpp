@@ -83,9 +83,10 @@ std::optional<std::string> htmlView(ViewContext& view, const OpSelection& select
   return writeHtml(view, selection, html);
 }
 
-// The view's text, or nullopt with *failure set (diagnosed).
-std::optional<std::string> viewText(const LoadedProgram& loaded, const PrintOptions& options, Emit emit,
-                                    Reporter& reporter, DiagnosticEngine& diagnostics, int* failure) {
+// The view written to `out` after `header`, or false with *failure set
+// (diagnosed) and nothing written. The brief listing goes a line at a time.
+bool writeView(const LoadedProgram& loaded, const PrintOptions& options, Emit emit, Reporter& reporter,
+               DiagnosticEngine& diagnostics, const std::string& header, OutputSink& out, int* failure) {
   ViewContext view(*loaded.program, *loaded.source, options.costs);
   OpSelection selection = OpSelection::all(view.ops);
   if (!options.focus.empty()) {
@@ -94,17 +95,22 @@ std::optional<std::string> viewText(const LoadedProgram& loaded, const PrintOpti
     if (!around) {
       diagnostics.error(error);
       *failure = kExitUsage;
-      return std::nullopt;
+      return false;
     }
     selection = std::move(*around);
   }
   if (emit == Emit::Brief) {
-    std::string text = writeBrief(view, selection, options.shownAttributes);
-    escapeForTerminal(text);  // a listing for a person: op names and labels come from the input
-    return text;
+    out.write(header);
+    // A listing for a person: op names and labels come from the input.
+    writeBrief(view, selection, options.shownAttributes, out, /*terminal=*/true);
+    return true;
   }
-  if (emit == Emit::Dot) return writeDot(view, selection);
-  return htmlView(view, selection, options, reporter, failure);
+  std::optional<std::string> text =
+      emit == Emit::Dot ? writeDot(view, selection) : htmlView(view, selection, options, reporter, failure);
+  if (!text) return false;
+  out.write(header);
+  out.write(*text);
+  return true;
 }
 
 // printLoaded's status when the output could not be written: runPrint
@@ -130,10 +136,7 @@ int printLoaded(const LoadedProgram& loaded, const PrintOptions& options, Emit e
     written = writeProgramJson(*loaded.program, loaded.source.get(), out);  // streamed: one op at a time
   } else if (isView(emit)) {
     int failure = kExitOk;
-    std::optional<std::string> text = viewText(loaded, options, emit, reporter, diagnostics, &failure);
-    if (!text) return failure;
-    out.write(header);
-    out.write(*text);
+    if (!writeView(loaded, options, emit, reporter, diagnostics, header, out, &failure)) return failure;
     written = out.flush();
   } else {
     written = printProgram(*loaded.program, out);

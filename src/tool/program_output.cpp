@@ -1,7 +1,9 @@
 #include "tool/program_output.h"
 
+#include <filesystem>
 #include <optional>
 #include <string_view>
+#include <system_error>
 
 #include "syntax/printer.h"
 #include "support/output_file.h"
@@ -55,6 +57,14 @@ int writeOutputUnlessFailed(const std::string& path, DiagnosticEngine& diagnosti
   return kExitUsage;
 }
 
+bool publishedWhole(const std::string& path) {
+  // OutputFile writes /dev/stdout, /dev/fd/N and the like to the open descriptor.
+  if (path == "-" || path.starts_with("/dev/") || path.starts_with("/proc/")) return false;
+  std::error_code error;
+  const std::filesystem::file_status status = std::filesystem::status(path, error);
+  return !std::filesystem::exists(status) || std::filesystem::is_regular_file(status);
+}
+
 int writeTextOutput(const std::string& text, const std::string& path, DiagnosticEngine& diagnostics) {
   return writeOutput(path, diagnostics, [&](OutputSink& out) {
     out.write(text);
@@ -67,8 +77,17 @@ int writeProgram(const Program& program, const std::string& path, DiagnosticEngi
 }
 
 std::string fileTextWithProgram(const Program& program, const LoadedProgram& loaded) {
-  if (loaded.wholeFile()) return printProgramToString(program);
   std::string whole;
+  if (loaded.wholeFile()) {
+    // Printed straight into the string, reserved to a guess of its size (the
+    // input's, a quarter more for the reshards; an untouched tail of a large
+    // block is never resident): no buffer copied into it at the end, which
+    // held the text twice.
+    whole.reserve(loaded.source->text().size() / 4 * 5);
+    OutputSink text([&](std::string_view piece) { whole += piece; });
+    printProgram(program, text);
+    return whole;
+  }
   putFileWithProgram(program, loaded, [&](std::string_view piece) {
     whole += piece;
     return true;

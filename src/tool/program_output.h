@@ -24,6 +24,12 @@ int writeOutput(const std::string& path, DiagnosticEngine& diagnostics,
 int writeOutputUnlessFailed(const std::string& path, DiagnosticEngine& diagnostics,
                             const std::function<int(OutputSink&)>& render);
 
+// Whether output to `path` is published only when complete: a regular file,
+// or one not there yet, written through a temporary file and renamed.
+// Standard output ("-", /dev/stdout, /dev/fd/N), a fifo or a device shows
+// each byte as it is written.
+bool publishedWhole(const std::string& path);
+
 // Writes `text` to `path` ("-" = stdout) atomically. Returns an exit code.
 int writeTextOutput(const std::string& text, const std::string& path, DiagnosticEngine& diagnostics);
 

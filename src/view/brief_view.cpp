@@ -1,5 +1,7 @@
 #include "view/brief_view.h"
 
+#include "support/escape.h"
+
 #include "reshard/placement.h"
 #include "support/op_names.h"
 #include "syntax/attribute_dictionary.h"
@@ -120,14 +122,16 @@ std::string BriefFormatter::programArgumentsLine() {
   return line;
 }
 
-std::string writeBrief(ViewContext& view, const OpSelection& selection,
-                       const std::vector<std::string>& shownAttributes) {
+void writeBrief(ViewContext& view, const OpSelection& selection, const std::vector<std::string>& shownAttributes,
+                OutputSink& out, bool terminal) {
   BriefFormatter format(view, shownAttributes);
   std::string text;
   auto add = [&](size_t depth, std::string_view line) {
-    text.append(2 * depth, ' ');
+    text.assign(2 * depth, ' ');
     text += line;
     text += '\n';
+    if (terminal) escapeForTerminal(text);
+    out += text;
   };
   if (std::string arguments = format.programArgumentsLine(); !arguments.empty()) add(0, arguments);
   walkListing(view, selection, [&](const ListingRow& row) {
@@ -138,7 +142,13 @@ std::string writeBrief(ViewContext& view, const OpSelection& selection,
     }
     return true;
   });
-  return text;
+}
+
+std::string writeBrief(ViewContext& view, const OpSelection& selection,
+                       const std::vector<std::string>& shownAttributes) {
+  OutputSink text;
+  writeBrief(view, selection, shownAttributes, text, false);
+  return text.take();
 }
 
 }  // namespace reshardctl

@@ -11,6 +11,7 @@
 #include <string>
 #include <vector>
 
+#include "support/output_sink.h"
 #include "view/op_selection.h"
 #include "view/view_context.h"
 
@@ -44,5 +45,9 @@ class BriefFormatter {
 // ops left out.
 std::string writeBrief(ViewContext& view, const OpSelection& selection,
                        const std::vector<std::string>& shownAttributes);
+// The same written to `out` a line at a time (memory: a line, not the
+// listing); `terminal`: each line escaped for a terminal (support/escape.h).
+void writeBrief(ViewContext& view, const OpSelection& selection, const std::vector<std::string>& shownAttributes,
+                OutputSink& out, bool terminal);
 
 }  // namespace reshardctl
