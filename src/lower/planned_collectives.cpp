@@ -77,6 +77,27 @@ std::vector<int64_t> sortedMembers(std::vector<int64_t> group) {
   return group;
 }
 
+// The elementwise op that reduces two partial parts as reduce_op.h does,
+// as its Paddle API builds it (paddle.add, maximum, minimum, multiply; for
+// bool tensors logical_or / logical_and); nullopt for ANY/ALL on numbers
+// (they would need casts to 0/1 first) and AVG (never reduced on arrival).
+std::optional<std::string_view> arrivalOp(ReduceType reduce, DType dtype) {
+  switch (reduce) {
+    case ReduceType::Sum: return "pd_op.add";
+    case ReduceType::Max: return "pd_op.maximum";
+    case ReduceType::Min: return "pd_op.minimum";
+    case ReduceType::Product: return "pd_op.multiply";
+    case ReduceType::Any:
+      if (dtype == DType::Bool) return "pd_op.logical_or";
+      break;
+    case ReduceType::All:
+      if (dtype == DType::Bool) return "pd_op.logical_and";
+      break;
+    case ReduceType::Avg: break;
+  }
+  return std::nullopt;
+}
+
 }  // namespace
 
 // The box `part` cut out of `value`, which holds `held` (both global boxes),
@@ -224,6 +245,38 @@ Value* ReshardFunctions::partialInit(const Step& step, int64_t keeper, const Ten
   fill(wanted.begin[dim], held.begin[dim]);
   fill(held.end[dim], wanted.end[dim]);
   return stackParts(std::move(parts), wanted, out.type, next, true);
+}
+
+// A send_recv that reduces on arrival (reshard/reduce_on_arrival.h): the
+// parts of one box, one from each partial piece, are reduced in the order
+// they came (the pair order exec's executor reduces in) by the reduction's
+// elementwise op, then the boxes are joined as any send_recv's parts.
+std::vector<std::pair<Box, Value*>> ReshardFunctions::reduceArrivals(ReduceType reduce,
+                                                                     std::vector<std::pair<Box, Value*>> parts,
+                                                                     const Box& wanted, const TensorDistAttr& next,
+                                                                     const Target& out) {
+  const std::string dtype(out.type->dtype);
+  const std::optional<std::string_view> name = arrivalOp(reduce, parseDType(dtype).value_or(DType::F32));
+  if (!name)
+    throw PaddleRefusal(fmt::format("the plan's send_recv reduces {} parts of {} on arrival, which no elementwise "
+                                    "op of Paddle's does", reduceTypeName(reduce), dtype));
+  std::vector<std::pair<Box, Value*>> reduced;
+  for (auto& [box, part] : parts) {
+    auto same = std::find_if(reduced.begin(), reduced.end(), [&](const auto& r) { return r.first == box; });
+    if (same == reduced.end()) {
+      reduced.emplace_back(box, part);
+      continue;
+    }
+    const bool whole = box == wanted;
+    NewOp op{*name, {}, {same->second, part}, {whole ? out.type : ops_.denseType(boxExtents(box), dtype)}, {},
+             ops_.opDist(next.mesh, {}, {}), ops_.stopGradient(part)};
+    if (whole) {
+      op.resultDists = {out.dist};
+      op.dist = ops_.opDist(next.mesh, {next, next}, {next});
+    }
+    same->second = ops_.createOne(std::move(op));
+  }
+  return reduced;
 }
 
 }  // namespace reshardctl

@@ -147,6 +147,7 @@ Value* ReshardFunctions::pointToPoint(const Step& step, const TensorDistAttr& cu
     sendV2(piece, pair[0], pair[1], ops_.opDist(current.mesh, {current}, {}));
   }
   if (destination < 0) return fakeReshard(current, next, value, out);
+  if (step.reduce) parts = reduceArrivals(*step.reduce, std::move(parts), wanted, next, out);
   return joinParts(std::move(parts), wanted, next, out);
 }
 

@@ -85,6 +85,9 @@ class ReshardFunctions {
   // a type r_to_p refuses (planned_collectives.cpp).
   Value* partialInit(const Step& step, int64_t keeper, const TensorDistAttr& current, const TensorDistAttr& next,
                      Value* value, const Target& out);
+  // The parts a send_recv that reduces on arrival brings, reduced box by box (planned_collectives.cpp).
+  std::vector<std::pair<Box, Value*>> reduceArrivals(ReduceType reduce, std::vector<std::pair<Box, Value*>> parts,
+                                                     const Box& wanted, const TensorDistAttr& next, const Target& out);
   // A plan's local cut of several mesh dims at once (planned_reshard.cpp).
   Value* localCut(const Step& step, const TensorDistAttr& current, const TensorDistAttr& next, Value* value,
                   const Target& out);
