@@ -156,6 +156,9 @@ void Interpreter::dispatch(const Operation& op) {
   if (opName == kYieldOp) return setStatus(Status::Matched);  // the enclosing op reads its operands
   if (opName == kStackCreateOp || opName == kTuplePushOp || opName == kTuplePopOp) return runStackOp(op);
   if (!operandsKnown(op)) {
+    // A rank's communication op still meets its peers, carrying nothing, so
+    // that they learn the value is unknown instead of waiting for it forever.
+    if (local_ && local_->communicate) local_->communicate(op, std::vector<const Tensor*>(op.numOperands(), nullptr));
     setStatus(Status::Dependent);
     return markUnknown(op);
   }
