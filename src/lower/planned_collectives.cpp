@@ -55,23 +55,6 @@ bool stackAlongZero(const std::vector<Box>& boxes) {
   return true;
 }
 
-// NCCL's counts are equal on every member: a flattened step over pieces of
-// unequal shape (an uneven split) has no lowering, as Paddle's s_to_r refuses
-// an uneven split.
-void requireEqualPieces(size_t index, const Step& step, const std::vector<int64_t>& members,
-                        const std::vector<Box>& boxes) {
-  const std::vector<int64_t> first = boxExtents(boxes.front());
-  for (size_t k = 1; k < boxes.size(); ++k) {
-    const std::vector<int64_t> other = boxExtents(boxes[k]);
-    if (other == first) continue;
-    throw PaddleRefusal(fmt::format("step {} of the plan, an {} over ranks [{}], moves pieces of unequal shapes "
-                                    "([{}] on rank {}, [{}] on rank {}), and pd_op.{} moves equal ones",
-                                    index + 1, stepKindName(step.kind), fmt::join(members, ","),
-                                    fmt::join(first, "x"), members.front(), fmt::join(other, "x"), members[k],
-                                    stepKindName(step.kind)));
-  }
-}
-
 std::vector<int64_t> sortedMembers(std::vector<int64_t> group) {
   std::sort(group.begin(), group.end());
   return group;
@@ -121,21 +104,28 @@ Value* ReshardFunctions::cutOut(Value* value, const Box& held, const Box& part, 
 
 // S(a),S(b),.. -> R,R,..: one all_gather over the ring, then (unless the
 // pieces stack along dim 0) each member's piece sliced out of the stack and
-// the pieces joined where they lie (stackParts).
-Value* ReshardFunctions::flattenedGather(size_t index, const Step& step, const std::vector<int64_t>& group,
+// the pieces joined where they lie (stackParts). Uneven pieces travel padded,
+// as exec's step programs send them (step_program.h): every member's piece
+// is zero-filled to the largest extent of each dim (pd_op.full + pd_op.concat)
+// so that the counts are equal, and only each block's valid part is taken out
+// of the stack (Paddle's s_to_r refuses an uneven split instead).
+Value* ReshardFunctions::flattenedGather(const Step& step, const std::vector<int64_t>& group,
                                          const TensorDistAttr& current, const TensorDistAttr& next, Value* value,
                                          const Target& out) {
   const std::vector<int64_t>& dims = value->type->dims;
   const std::string dtype(value->type->dtype);
   const std::vector<int64_t> members = sortedMembers(group);
   const std::vector<Box> boxes = memberBoxes(dims, step.from, members);
-  requireEqualPieces(index, step, members, boxes);
+  std::vector<int64_t> padded = boxExtents(boxes.front());
+  for (const Box& box : boxes)
+    for (size_t dim = 0; dim < padded.size(); ++dim) padded[dim] = std::max(padded[dim], box.extent(dim));
+  const bool even = std::all_of(boxes.begin(), boxes.end(), [&](const Box& box) { return boxExtents(box) == padded; });
   const int64_t n = static_cast<int64_t>(members.size());
   const int64_t ring = groups_.ringOf(members);
-  const bool direct = stackAlongZero(boxes);
-  std::vector<int64_t> stacked = boxExtents(boxes.front());
+  const bool direct = even && stackAlongZero(boxes);
+  std::vector<int64_t> stacked = padded;
   stacked[0] *= n;
-  NewOp gather{allGatherName(release_), gatherAttributes(release_, n, ring), {value},
+  NewOp gather{allGatherName(release_), gatherAttributes(release_, n, ring), {even ? value : padPiece(value, boxExtents(boxOf(dims, step.from, rank_)), padded, current)},
                {direct ? out.type : ops_.denseType(stacked, dtype)}, {},
                ops_.opDist(current.mesh, {current}, {}), ops_.stopGradient(value)};
   if (direct) {
@@ -144,31 +134,56 @@ Value* ReshardFunctions::flattenedGather(size_t index, const Step& step, const s
   }
   Value* all = ops_.createOne(std::move(gather));
   if (direct) return all;
-  Box whole = fullBox(stacked);
+  const Box whole = fullBox(stacked);
   std::vector<std::pair<Box, Value*>> parts;
-  const int64_t rows = boxes.front().extent(0);
   for (size_t k = 0; k < boxes.size(); ++k) {
-    Box row = whole;
-    row.begin[0] = static_cast<int64_t>(k) * rows;
-    row.end[0] = row.begin[0] + rows;
+    if (boxes[k].empty()) continue;
+    Box valid = fullBox(boxExtents(boxes[k]));
+    valid.begin[0] += static_cast<int64_t>(k) * padded[0];
+    valid.end[0] += static_cast<int64_t>(k) * padded[0];
     const Type* type = ops_.denseType(boxExtents(boxes[k]), dtype);
-    parts.emplace_back(boxes[k], cutOut(all, whole, row, type, ops_.opDist(next.mesh, {}, {})));
+    parts.emplace_back(boxes[k], cutOut(all, whole, valid, type, ops_.opDist(next.mesh, {}, {})));
   }
   return stackParts(std::move(parts), boxOf(dims, step.to, rank_), out.type, next, true);
+}
+
+// `value`, a block of `extents`, zero-filled to `padded` at its end, one dim at a time.
+Value* ReshardFunctions::padPiece(Value* value, std::vector<int64_t> extents, const std::vector<int64_t>& padded,
+                                  const TensorDistAttr& current) {
+  const bool stop = ops_.stopGradient(value);
+  for (size_t dim = 0; dim < padded.size(); ++dim) {
+    if (extents[dim] == padded[dim]) continue;
+    std::vector<int64_t> fill = extents;
+    fill[dim] = padded[dim] - extents[dim];
+    NewOp zeros{"pd_op.full",
+                {{"dtype", dataType(value->type)},
+                 {"place", "(pd_op.Place)Place(undefined:0)"},
+                 {"shape", fmt::format("(pd_op.IntArray)[{}]", fmt::join(fill, ","))},
+                 {"value", "(Float)0"}},
+                {},
+                {ops_.denseType(fill, value->type->dtype)},
+                {},
+                std::nullopt,
+                stop};
+    Value* filler = ops_.createOne(std::move(zeros));
+    extents[dim] = padded[dim];
+    value = concat({value, filler}, static_cast<int64_t>(dim), ops_.denseType(extents, value->type->dtype), current,
+                   false);
+  }
+  return value;
 }
 
 // P(r),P(r),.. -> S(a),S(b),..: SUM is one reduce_scatter over the ring, its
 // input the members' blocks stacked along dim 0 in ring order (this rank's
 // piece itself where they already are); Paddle's reduce_scatter only sums, so
 // another reduction is an all_reduce over the ring and then this rank's block.
-Value* ReshardFunctions::flattenedScatter(size_t index, const Step& step, const std::vector<int64_t>& group,
+Value* ReshardFunctions::flattenedScatter(const Step& step, const std::vector<int64_t>& group,
                                           const TensorDistAttr& current, const TensorDistAttr& next, Value* value,
                                           const Target& out) {
   const std::vector<int64_t>& dims = value->type->dims;
   const std::string dtype(value->type->dtype);
   const std::vector<int64_t> members = sortedMembers(group);
   const std::vector<Box> boxes = memberBoxes(dims, step.to, members);
-  requireEqualPieces(index, step, members, boxes);
   const Box held = boxOf(dims, step.from, rank_);
   const size_t rank = dims.size();
   const bool stop = ops_.stopGradient(value);
@@ -183,19 +198,33 @@ Value* ReshardFunctions::flattenedScatter(size_t index, const Step& step, const 
                   &out.dist);
   }
   const int64_t n = static_cast<int64_t>(members.size());
+  std::vector<int64_t> padded = boxExtents(boxes.front());
+  for (const Box& box : boxes)
+    for (size_t dim = 0; dim < padded.size(); ++dim) padded[dim] = std::max(padded[dim], box.extent(dim));
+  const bool even = std::all_of(boxes.begin(), boxes.end(), [&](const Box& box) { return boxExtents(box) == padded; });
   Value* input = value;
-  if (!(stackAlongZero(boxes) && boxes.front().begin[0] == held.begin[0] && boxes.back().end[0] == held.end[0])) {
+  if (!(even && stackAlongZero(boxes) && boxes.front().begin[0] == held.begin[0] && boxes.back().end[0] == held.end[0])) {
     std::vector<Value*> blocks;
-    for (const Box& box : boxes)
-      blocks.push_back(cutOut(value, held, box, ops_.denseType(boxExtents(box), dtype),
-                              ops_.opDist(current.mesh, {current}, {})));
-    std::vector<int64_t> stacked = boxExtents(boxes.front());
+    for (const Box& box : boxes) {
+      Value* block = cutOut(value, held, box, ops_.denseType(boxExtents(box), dtype),
+                            ops_.opDist(current.mesh, {current}, {}));
+      blocks.push_back(even ? block : padPiece(block, boxExtents(box), padded, current));
+    }
+    std::vector<int64_t> stacked = padded;
     stacked[0] *= n;
     input = concat(blocks, 0, ops_.denseType(stacked, dtype), next, false);
   }
+  // Uneven blocks travel padded (as flattenedGather's): this rank's valid part is cut out after.
   NewOp scatter{reduceScatterName(release_), gatherAttributes(release_, n, groups_.ringOf(members)), {input},
-                {out.type}, {out.dist}, ops_.opDist(current.mesh, {current}, {next}), stop};
-  return ops_.createOne(std::move(scatter));
+                {even ? out.type : ops_.denseType(padded, dtype)}, {}, ops_.opDist(current.mesh, {current}, {}), stop};
+  if (even) {
+    scatter.resultDists = {out.dist};
+    scatter.dist = ops_.opDist(current.mesh, {current}, {next});
+  }
+  Value* mine = ops_.createOne(std::move(scatter));
+  if (even) return mine;
+  return cutOut(mine, fullBox(padded), fullBox(boxExtents(boxOf(dims, step.to, rank_))), out.type,
+                ops_.opDist(next.mesh, {}, {next}), &out.dist);
 }
 
 // A partial made locally (reshard/plan.h's partial_init) where Paddle's

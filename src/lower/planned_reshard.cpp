@@ -47,16 +47,18 @@ Value* scaleOp(LoweredOps& ops, const Step& step, const TensorDistAttr& src, con
   return ops.createOne(std::move(op));
 }
 
-// pd_op.all_gather stacks equal pieces (Paddle's s_to_r refuses an uneven
-// split the same way): a plan's all_gather of an uneven dim has no lowering.
-void requireEvenGather(size_t index, const Step& step, const std::vector<int64_t>& group,
-                       const std::vector<int64_t>& dims) {
-  const int64_t size = dims[static_cast<size_t>(step.tensorDim)];
-  const auto ranks = static_cast<int64_t>(group.size());
-  if (size % ranks == 0) return;
-  throw PaddleRefusal(fmt::format("step {} of the plan, an all_gather of dim {} over ranks [{}], gathers uneven "
-                                  "pieces (size {} over {} ranks), and pd_op.all_gather only stacks equal ones",
-                                  index + 1, step.tensorDim, fmt::join(group, ","), size, ranks));
+// pd_op.all_gather stacks equal pieces and pd_op.reduce_scatter deals equal
+// chunks (Paddle's s_to_r refuses an uneven split): a plan's collective of an
+// uneven dim travels padded (flattenedGather, flattenedScatter).
+bool unevenGather(const Step& step, const std::vector<int64_t>& group, const std::vector<int64_t>& dims) {
+  return step.kind == StepKind::AllGather &&
+         dims[static_cast<size_t>(step.tensorDim)] % static_cast<int64_t>(group.size()) != 0;
+}
+
+// The same for a reduce_scatter of SUM (another reduction all-reduces, then cuts).
+bool unevenScatter(const Step& step, const std::vector<int64_t>& group, const std::vector<int64_t>& dims) {
+  return step.kind == StepKind::ReduceScatter && step.reduce.value_or(ReduceType::Sum) == ReduceType::Sum &&
+         dims[static_cast<size_t>(step.tensorDim)] % static_cast<int64_t>(group.size()) != 0;
 }
 
 std::vector<int64_t> extents(const Box& box) {
@@ -289,13 +291,13 @@ Value* ReshardFunctions::planned(const TensorDistAttr& src, const TensorDistAttr
     const size_t rank = dims.size();
     const std::optional<ReduceType> reduce = step.reduce;
     const bool flattened = step.meshDims.size() > 1;
-    if (flattened && step.kind == StepKind::AllGather) {
-      value = flattenedGather(k, step, *group, current, next, value, target);
+    if ((flattened || unevenGather(step, *group, dims)) && step.kind == StepKind::AllGather) {
+      value = flattenedGather(step, *group, current, next, value, target);
       current = next;
       continue;
     }
-    if (flattened && step.kind == StepKind::ReduceScatter) {
-      value = flattenedScatter(k, step, *group, current, next, value, target);
+    if ((flattened || unevenScatter(step, *group, dims)) && step.kind == StepKind::ReduceScatter) {
+      value = flattenedScatter(step, *group, current, next, value, target);
       current = next;
       continue;
     }
@@ -312,7 +314,6 @@ Value* ReshardFunctions::planned(const TensorDistAttr& src, const TensorDistAttr
         value = reduceThenSlice(step, *group, current, value, target);
         break;
       case StepKind::AllGather:
-        requireEvenGather(k, step, *group, dims);
         value = sToR(groupLayout(*group, rank, step.tensorDim), groupLayout(*group, rank, -1), value, target);
         break;
       case StepKind::AllToAll:

@@ -92,11 +92,13 @@ class ReshardFunctions {
   Value* localCut(const Step& step, const TensorDistAttr& current, const TensorDistAttr& next, Value* value,
                   const Target& out);
   // A plan's all_gather / reduce_scatter over a flattened group of several
-  // mesh dims (planned_collectives.cpp).
-  Value* flattenedGather(size_t index, const Step& step, const std::vector<int64_t>& group,
-                         const TensorDistAttr& current, const TensorDistAttr& next, Value* value, const Target& out);
-  Value* flattenedScatter(size_t index, const Step& step, const std::vector<int64_t>& group,
-                          const TensorDistAttr& current, const TensorDistAttr& next, Value* value, const Target& out);
+  // mesh dims, or an all_gather of uneven pieces (planned_collectives.cpp).
+  Value* flattenedGather(const Step& step, const std::vector<int64_t>& group, const TensorDistAttr& current,
+                         const TensorDistAttr& next, Value* value, const Target& out);
+  Value* padPiece(Value* value, std::vector<int64_t> extents, const std::vector<int64_t>& padded,
+                  const TensorDistAttr& current);
+  Value* flattenedScatter(const Step& step, const std::vector<int64_t>& group, const TensorDistAttr& current,
+                          const TensorDistAttr& next, Value* value, const Target& out);
   Value* crossMesh(const TensorDistAttr& src, const TensorDistAttr& dst, Value* value, const Target& out,
                    bool onlyOnDestination);
   Value* ndMesh(TensorDistAttr src, const TensorDistAttr& dst, Value* value, const Target& out);
