@@ -85,7 +85,7 @@ case $mode in
       grep -q "ops match the serial program on" <<<"$out" || fail "$input: no summary"$'\n'"$out"
       checked=$((checked + 1))
     done
-    [ $checked -ge 10 ] || fail "only $checked plan goldens checked (10 expected)"
+    [ $checked -ge 12 ] || fail "only $checked plan goldens checked (12 expected)"
     echo "$checked plan goldens match under --lowering=plan"
     ;;
   fault)
