@@ -17,6 +17,11 @@ endfunction()
 # plan --explain: each reshard's alternatives (the README's table of peer plans).
 add_cli_case(plan.explain 0 tests/golden/plan/peer_transitions.explain.expected
              plan --explain tests/golden/plan/peer_transitions.ir)
+# A partial sum sent to the next stage, reduced on arrival: within a node, and every process a node of its own.
+add_cli_case(plan.explain-reduce-on-arrival 0 tests/golden/plan/reduce_on_arrival.explain.expected
+             plan --explain tests/golden/plan/reduce_on_arrival.ir)
+add_cli_case(plan.explain-reduce-on-arrival-own-nodes 0 tests/golden/plan/reduce_on_arrival.own_nodes.expected
+             plan --explain --node-size 1 tests/golden/plan/reduce_on_arrival.ir)
 add_cli_case(plan.explain-excludes-json 2 - plan --explain --json tests/golden/plan/peer_transitions.ir)
 
 # diff exits as diff(1): 0 equal, 1 different, 2 trouble.

@@ -85,6 +85,7 @@ add_test(NAME run.nccl-without-gpu COMMAND ${RUN_TEST} $<TARGET_FILE:reshardctl>
 set(LOWERED_TEST ${CMAKE_SOURCE_DIR}/tests/validate_lowered_test.sh)
 add_test(NAME validate.lowered.samples COMMAND ${LOWERED_TEST} $<TARGET_FILE:reshardctl> samples ${CMAKE_SOURCE_DIR}/samples)
 add_test(NAME validate.lowered.goldens COMMAND ${LOWERED_TEST} $<TARGET_FILE:reshardctl> goldens ${GOLDEN_DIR})
+add_test(NAME validate.lowered.plan-goldens COMMAND ${LOWERED_TEST} $<TARGET_FILE:reshardctl> plan-goldens ${GOLDEN_DIR})
 add_test(NAME validate.lowered.fault-slice-bound
          COMMAND ${LOWERED_TEST} $<TARGET_FILE:reshardctl> fault ${GOLDEN_DIR}/lower/nd_mesh_r_to_s.ir slice-bound)
 add_test(NAME validate.lowered.fault-reduce-type

@@ -4,6 +4,9 @@
 #   validate_lowered_test.sh TOOL goldens DIR    every lower/ golden input (not bad-*, with its flags) and the
 #                                                Llama/GPT tensor-parallel blocks: matches; warn-send_and_receive
 #                                                (a rank that must send and receive): the wait that never ends
+#   validate_lowered_test.sh TOOL plan-goldens DIR  every plan/ golden input (not bad-*) whose serial `validate`
+#                                                checks every op: matches under --lowering=plan (every move the
+#                                                planner makes: flattened groups, permutations, rescales, cuts)
 #   validate_lowered_test.sh TOOL fault INPUT NAME   matches; with RESHARDCTL_FAULT_LOWERING=NAME a divergence, exit 1
 #   validate_lowered_test.sh TOOL differential DIFFERENTIAL SEED COUNT [FLAGS]
 #                                                the generator's programs (generation C): matches, or refused
@@ -63,6 +66,27 @@ case $mode in
     [ $? -eq 1 ] || fail "warn-send_and_receive: exit 0"
     grep -q "error: pd_op.recv_v2 on rank 2 waits forever: rank 1 never sends it a tensor" <<<"$out" ||
       fail "warn-send_and_receive: no hang"$'\n'"$out"
+    ;;
+  plan-goldens)
+    checked=0
+    for input in "$target"/plan/*.ir; do
+      case $input in */bad-*) continue ;; esac
+      flags=()
+      grep -q '"dist_op.reshard"' "$input" || flags=(--apply)
+      # A program the serial interpreter cannot check whole (a seeded input no pieces can
+      # hold, an op it does not simulate) has nothing to compare the ranks with.
+      serial=$("$tool" validate "${flags[@]}" "$input" 2>&1)
+      if [ $? -ne 0 ] || grep -q 'not simulated' <<<"$serial"; then
+        echo "left out: $input (its serial run does not check every op)"
+        continue
+      fi
+      out=$("$tool" validate --lowered --lowering=plan "${flags[@]}" "$input" 2>&1) ||
+        fail "$input --lowering=plan: exit $?"$'\n'"$out"
+      grep -q "ops match the serial program on" <<<"$out" || fail "$input: no summary"$'\n'"$out"
+      checked=$((checked + 1))
+    done
+    [ $checked -ge 12 ] || fail "only $checked plan goldens checked (12 expected)"
+    echo "$checked plan goldens match under --lowering=plan"
     ;;
   fault)
     fault=$4

@@ -125,6 +125,9 @@ class StepRunner {
   // Every destination assembles its box from the [source, destination] pairs
   // sent to it; the source pieces are read before any is replaced, as a process
   // may be on both meshes.
+  // With Step::reduce (reshard/reduce_on_arrival.h) the parts are partial:
+  // each destination reduces them where they meet its box, pairwise from the
+  // identity, in pair order (source mesh order), instead of placing them.
   void sendRecv() {
     std::map<int64_t, std::vector<const Piece*>> received;
     for (const Group& pair : step_.groups) {
@@ -132,9 +135,25 @@ class StepRunner {
       if (keeps(pair[1])) received[pair[1]].push_back(&pieceOf(pair[0]));
     }
     std::map<int64_t, Piece> result;
-    for (const auto& [id, coord] : targets_)
-      if (keeps(id)) result[id] = assemblePiece(localBox(tensor_.shape, step_.to, coord), received[id], 0.0, true);
+    for (const auto& [id, coord] : targets_) {
+      if (!keeps(id)) continue;
+      const Box box = localBox(tensor_.shape, step_.to, coord);
+      result[id] = step_.reduce ? reduceArrivals(box, received[id]) : assemblePiece(box, received[id], 0.0, true);
+    }
     tensor_.pieces = std::move(result);
+  }
+
+  Piece reduceArrivals(const Box& box, const std::vector<const Piece*>& parts) const {
+    const ReduceType type = *step_.reduce;
+    Piece piece = Piece::filled(box, reduceIdentity(type, tensor_.dtype));
+    std::vector<double> pair(2);
+    for (const Piece* part : parts)
+      forEachIndex(intersect(part->box, box), [&](const std::vector<int64_t>& index) {
+        double& value = piece.at(index);
+        pair = {value, part->at(index)};
+        value = reduceValues(type, tensor_.dtype, pair);
+      });
+    return piece;
   }
 
   const Step& step_;

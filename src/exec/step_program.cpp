@@ -389,17 +389,102 @@ class Lowering {
                      boxOf(id).volume(), 0, n);
   }
 
-  void sendRecv() {
-    std::map<int64_t, std::vector<Box>> received;
+  // A send_recv's destinations build their new piece in Next; processes off
+  // the destination mesh keep nothing. The destinations, ascending.
+  std::vector<int64_t> prepareDestinations() {
+    std::vector<int64_t> ids;
     for (const auto& [id, coord] : targets_) {
       RankProgram& program = rank(id);
       program.after = localBox(shape_, step_.to, coord);
       program.nextElems = program.after.volume();
       program.result = Slot::Next;
-      received[id];
+      ids.push_back(id);
     }
     for (const auto& [id, box] : boxes_)
       if (!targets_.contains(id)) rank(id).keeps = false;
+    return ids;
+  }
+
+  // The sender's side of a [source, destination] pair: `part` of its piece,
+  // straight out of the piece where it is contiguous there, else packed.
+  void addSend(int64_t source, int64_t destination, const Box& part) {
+    RankProgram& sender = rank(source);
+    CommOp send;
+    send.kind = CommKind::Send;
+    send.peer = destination;
+    send.count = part.volume();
+    const BoxCopy read = copyOf(part, boxOf(source), 0, part, sender.sendElems);
+    if (read.contiguous()) {
+      send.send = Slot::Cur;
+      send.sendOffset = read.srcOffset;
+    } else {
+      send.send = Slot::Send;
+      send.sendOffset = sender.sendElems;
+      sender.sendElems += send.count;
+      addCopies(sender.pre, Slot::Send, Slot::Cur, Transfer{{read}, send.count});
+    }
+    sender.comm.push_back(send);
+  }
+
+  // A send_recv that reduces on arrival (reshard/reduce_on_arrival.h): every
+  // part lands whole in the receive buffer; the parts of one box (one from
+  // each partial piece) are combined into the first in pair order (the order
+  // the reference reduces in; Combine, after 0/1 for ANY/ALL), which is then
+  // copied to its place in the new piece. The meshes share no process.
+  void sendRecvReducing() {
+    const DeviceReduce reduce = mapReduce(*step_.reduce, dtype_, 2);
+    if (reduce.divideBy > 0) throw ExecutionError("an AVG partial is never reduced on arrival");
+    std::map<int64_t, std::vector<std::pair<Box, int64_t>>> arrived;  // destination -> (box, offset of its sum)
+    for (const int64_t id : prepareDestinations()) arrived[id];
+    for (const Group& pair : step_.groups) {
+      if (pair.size() != 2 || pair[0] == pair[1] || !targets_.contains(pair[1]))
+        throw ExecutionError("a send_recv that reduces on arrival has a pair within one process or off its mesh");
+      const Box part = intersect(boxOf(pair[0]), rank(pair[1]).after);
+      if (part.empty()) continue;
+      addSend(pair[0], pair[1], part);
+      RankProgram& receiver = rank(pair[1]);
+      CommOp recv;
+      recv.kind = CommKind::Recv;
+      recv.peer = pair[0];
+      recv.count = part.volume();
+      recv.recv = Slot::Recv;
+      recv.recvOffset = receiver.recvElems;
+      receiver.recvElems += recv.count;
+      receiver.comm.push_back(recv);
+      if (reduce.logicalFirst) {
+        addElementwise(receiver.post, LocalOp::Kind::Logical, Slot::Recv, recv.count);
+        receiver.post.back().offset = recv.recvOffset;
+      }
+      auto& sums = arrived[pair[1]];
+      auto same = std::find_if(sums.begin(), sums.end(), [&](const auto& sum) { return sum.first == part; });
+      if (same == sums.end()) {
+        sums.emplace_back(part, recv.recvOffset);
+        continue;
+      }
+      LocalOp combine;
+      combine.kind = LocalOp::Kind::Combine;
+      combine.dst = combine.src = Slot::Recv;
+      combine.offset = same->second;
+      combine.srcOffset = recv.recvOffset;
+      combine.count = recv.count;
+      combine.reduce = reduce.op;
+      receiver.post.push_back(combine);
+    }
+    for (const auto& [id, sums] : arrived) {
+      RankProgram& receiver = rank(id);
+      std::vector<Box> parts;
+      for (const auto& [box, offset] : sums) {
+        parts.push_back(box);
+        addCopies(receiver.post, Slot::Next, Slot::Recv, Transfer{{copyOf(box, box, offset, receiver.after, 0)}, box.volume()});
+      }
+      checkCovered(receiver.after, parts);
+    }
+  }
+
+  void sendRecv() {
+    if (step_.reduce) return sendRecvReducing();
+    std::map<int64_t, std::vector<Box>> received;
+    for (const int64_t id : prepareDestinations()) received[id];
     for (const Group& pair : step_.groups) {
       if (pair.size() != 2) throw ExecutionError("a send_recv group is not a [source, destination] pair");
       const int64_t source = pair[0];
@@ -420,22 +505,7 @@ class Lowering {
         addCopies(receiver.pre, Slot::Next, Slot::Cur, local);
         continue;
       }
-      RankProgram& sender = rank(source);
-      CommOp send;
-      send.kind = CommKind::Send;
-      send.peer = destination;
-      send.count = count;
-      const BoxCopy read = copyOf(part, from, 0, part, sender.sendElems);
-      if (read.contiguous()) {  // send straight out of the piece
-        send.send = Slot::Cur;
-        send.sendOffset = read.srcOffset;
-      } else {
-        send.send = Slot::Send;
-        send.sendOffset = sender.sendElems;
-        sender.sendElems += count;
-        addCopies(sender.pre, Slot::Send, Slot::Cur, Transfer{{read}, count});
-      }
-      sender.comm.push_back(send);
+      addSend(source, destination, part);
 
       RankProgram& target = receiver;  // std::map references survive the insertions above
       CommOp recv;

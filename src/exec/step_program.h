@@ -30,7 +30,9 @@ namespace reshardctl {
 enum class Slot : uint8_t { Cur, Next, Send, Recv };
 
 struct LocalOp {
-  enum class Kind : uint8_t { Copy, Fill, Logical, Divide, Multiply };
+  // Combine: dst[offset + i] = reduce(dst[offset + i], src[srcOffset + i]) for
+  // i < count, rounded to the element type (a send_recv that reduces on arrival).
+  enum class Kind : uint8_t { Copy, Fill, Logical, Divide, Multiply, Combine };
   Kind kind = Kind::Copy;
   Slot dst = Slot::Next;
   Slot src = Slot::Cur;  // Copy only
@@ -39,6 +41,8 @@ struct LocalOp {
   int64_t count = 0;
   double value = 0;      // Fill
   int64_t divisor = 1;   // Divide; Multiply: the factor
+  int64_t srcOffset = 0;  // Combine: where the other operand starts in src
+  DeviceReduceOp reduce = DeviceReduceOp::Sum;  // Combine
 };
 
 enum class CommKind : uint8_t { AllReduce, ReduceScatter, AllGather, AllToAll, Send, Recv };

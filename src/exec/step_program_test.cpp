@@ -144,6 +144,13 @@ class Emulator {
         encode(dst, op.offset, values);
         return;
       }
+      case LocalOp::Kind::Combine: {
+        std::vector<double> values = decode(dst, op.offset, op.count);
+        const std::vector<double> others = decode(slots[op.src], op.srcOffset, op.count);
+        for (size_t i = 0; i < values.size(); ++i) values[i] = reduce(op.reduce, {values[i], others[i]});
+        encode(dst, op.offset, values);
+        return;
+      }
     }
   }
 
@@ -463,4 +470,25 @@ TEST_CASE("step programs: a scale between SUM and AVG partials runs as the refer
       CHECK(plan.steps[0].kind == StepKind::Scale);
       checkPlan(plan, false, rng);
     }
+}
+
+TEST_CASE("step programs: a send_recv that reduces on arrival runs as the reference does") {
+  std::mt19937_64 rng(7006);
+  const ProcessMesh stage0{{2}, {0, 1}, true};
+  const ProcessMesh stage1{{2}, {2, 3}, true};
+  for (const DType dtype : {DType::F32, DType::BF16, DType::I32})
+    for (const ReduceType type : {ReduceType::Sum, ReduceType::Max, ReduceType::Min})
+      for (const std::vector<int64_t>& dims : {std::vector<int64_t>{-1, -1}, std::vector<int64_t>{0, -1},
+                                               std::vector<int64_t>{-1, 0}}) {
+        const TensorDistAttr src{stage0, {-1, -1}, {{0, type}}, {}};
+        const TensorDistAttr dst{stage1, dims, {}, {}};
+        const Plan plan = planMinCost({{6, 5}, dtype, src, dst}, CostModel{});
+        CAPTURE(dtypeName(dtype));
+        CAPTURE(reduceTypeName(type));
+        CAPTURE(layoutText(plan.dst));
+        REQUIRE(!plan.steps.empty());
+        CHECK(plan.steps[0].kind == StepKind::SendRecv);
+        CHECK(plan.steps[0].reduce == type);
+        checkPlan(plan, false, rng);
+      }
 }

@@ -1,5 +1,7 @@
 #include "interp/execution_sites.h"
 
+#include <algorithm>
+
 #include <fmt/format.h>
 
 #include "interp/layout_pieces.h"
@@ -37,7 +39,11 @@ Tensor SerialSite::programInput(size_t i, std::string_view name) const {
   std::string key(name);
   if (key.empty()) key = fmt::format("#input{}", inputCounter_++);  // program order: stable across the pass
   if (i > 0) key += fmt::format("#{}", i);
-  return seededTensor(completeShape(typeDims(result), -1, dynamicDim_), typeDType(result), seed_, key);
+  const bool logical = result->dist != nullptr &&
+                       std::any_of(result->dist->partials.begin(), result->dist->partials.end(), [](const PartialDim& p) {
+                         return p.reduce == ReduceType::Any || p.reduce == ReduceType::All;
+                       });
+  return seededTensor(completeShape(typeDims(result), -1, dynamicDim_), typeDType(result), seed_, key, logical);
 }
 
 Shape SerialSite::operandOffset(size_t i) const {

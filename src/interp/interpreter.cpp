@@ -156,6 +156,9 @@ void Interpreter::dispatch(const Operation& op) {
   if (opName == kYieldOp) return setStatus(Status::Matched);  // the enclosing op reads its operands
   if (opName == kStackCreateOp || opName == kTuplePushOp || opName == kTuplePopOp) return runStackOp(op);
   if (!operandsKnown(op)) {
+    // A rank's communication op still meets its peers, carrying nothing, so
+    // that they learn the value is unknown instead of waiting for it forever.
+    if (local_ && local_->communicate) local_->communicate(op, std::vector<const Tensor*>(op.numOperands(), nullptr));
     setStatus(Status::Dependent);
     return markUnknown(op);
   }
@@ -310,7 +313,8 @@ void Interpreter::runReshard(const Operation& op) {
     std::map<int64_t, const Tensor*> pieces;  // under mpirun, of this process's ranks (the plan runs shared)
     for (size_t r = 0; r < world_.size(); ++r)
       if (from.ranks[r] && ownsRank(r)) pieces[world_.processId(r)] = &*from.ranks[r];
-    for (auto& [id, piece] : reshards_.move(from.serial.shape, *input->dist, *output->dist, pieces))
+    for (auto& [id, piece] : reshards_.move(from.serial.shape, *input->dist, *output->dist, pieces,
+                                                         from.serial.dtype == DType::Bool))
       if (std::optional<size_t> r = world_.indexOf(id)) keepPiece(to, *r, std::move(piece));
     if (share_) layOutStubs(to, layouts_.of(*output->dist));
   } catch (const BackendError&) {

@@ -11,11 +11,13 @@
 
 namespace reshardctl {
 
-const Plan& ReshardRunner::planFor(const Shape& shape, const TensorDistAttr& src, const TensorDistAttr& dst) {
-  std::string key = fmt::format("{}|{}|{}", shapeText(shape), layoutText(toLayout(src)), layoutText(toLayout(dst)));
+const Plan& ReshardRunner::planFor(const Shape& shape, DType dtype, const TensorDistAttr& src,
+                                   const TensorDistAttr& dst) {
+  std::string key = fmt::format("{}|{}|{}|{}", shapeText(shape), dtypeName(dtype), layoutText(toLayout(src)),
+                                layoutText(toLayout(dst)));
   auto found = plans_.find(key);
   if (found != plans_.end()) return found->second;
-  const ReshardRequest request{shape, DType::F64, src, dst};
+  const ReshardRequest request{shape, dtype, src, dst};
   return plans_.emplace(std::move(key), planMinCost(request, costs_)).first->second;
 }
 
@@ -33,9 +35,10 @@ void ReshardRunner::agree(std::optional<std::pair<int64_t, std::string>> mine) {
 
 std::map<int64_t, Tensor> ReshardRunner::move(const Shape& shape, const TensorDistAttr& src,
                                               const TensorDistAttr& dst,
-                                              const std::map<int64_t, const Tensor*>& pieces) {
-  const Plan& plan = planFor(shape, src, dst);
-  DistTensor tensor{shape, DType::F64, plan.src, {}};
+                                              const std::map<int64_t, const Tensor*>& pieces, bool boolValues) {
+  const DType dtype = boolValues ? DType::Bool : DType::F64;
+  const Plan& plan = planFor(shape, dtype, src, dst);
+  DistTensor tensor{shape, dtype, plan.src, {}};
   std::optional<std::pair<int64_t, std::string>> problem;
   for (int64_t position = 0; position < plan.src.mesh.size() && !problem; ++position) {
     const int64_t id = processIdAt(plan.src.mesh, position);

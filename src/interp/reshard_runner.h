@@ -25,9 +25,10 @@ class ReshardRunner {
 
   // The pieces of a value of `shape` laid out as `src` (by process id), moved
   // to `dst`. Throws LayoutError, PlanError or ExecutionError when the reshard
-  // cannot run on them; BackendError when the backend fails.
+  // cannot run on them; BackendError when the backend fails. `boolValues`:
+  // the value is a bool tensor (every process says so alike), planned as bool.
   std::map<int64_t, Tensor> move(const Shape& shape, const TensorDistAttr& src, const TensorDistAttr& dst,
-                                 const std::map<int64_t, const Tensor*>& pieces);
+                                 const std::map<int64_t, const Tensor*>& pieces, bool boolValues = false);
 
   ExecutionBackend& backend() { return backend_; }
 
@@ -42,7 +43,10 @@ class ReshardRunner {
   uint64_t receivedBytes() const { return receivedBytes_; }  // from other processes
 
  private:
-  const Plan& planFor(const Shape& shape, const TensorDistAttr& src, const TensorDistAttr& dst);
+  // Planned for doubles (the interpreter's values), or for bool where the
+  // pieces are: an ANY/ALL partial below another type can only be made of
+  // pieces that are all 0/1 (transition.h), which only bool promises.
+  const Plan& planFor(const Shape& shape, DType dtype, const TensorDistAttr& src, const TensorDistAttr& dst);
   bool holds(int64_t id) const;
   // Throws, on every process alike, the problem at the lowest mesh position
   // any process found (`mine`: this process's first, if any).

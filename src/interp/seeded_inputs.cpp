@@ -20,13 +20,13 @@ uint64_t nameHash(std::string_view name) {
 
 }  // namespace
 
-Tensor seededTensor(const Shape& shape, DType dtype, uint64_t seed, std::string_view name) {
+Tensor seededTensor(const Shape& shape, DType dtype, uint64_t seed, std::string_view name, bool logical) {
   std::mt19937_64 rng(nameHash(name) ^ (seed * 0x9E3779B97F4A7C15ull));
   Tensor t = Tensor::filled(shape, 0.0, dtype);
   const bool floating = isFloating(dtype) || isComplex(dtype);
   for (double& v : t.data) {
     const uint64_t bits = rng();
-    if (dtype == DType::Bool) v = static_cast<double>(bits >> 63);
+    if (dtype == DType::Bool || logical) v = static_cast<double>(bits >> 63);
     else if (!floating) v = static_cast<double>(bits >> 62);  // 0 .. kIntegerInputValues-1
     else v = static_cast<double>(bits >> 11) * 0x1.0p-52 - 1.0;  // [-1, 1), exact in every float type's range
   }

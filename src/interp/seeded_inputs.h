@@ -17,6 +17,9 @@ namespace reshardctl {
 // that index any table of at least that many rows.
 inline constexpr int64_t kIntegerInputValues = 4;
 
-Tensor seededTensor(const Shape& shape, DType dtype, uint64_t seed, std::string_view name);
+// `logical`: the values are 0 or 1 whatever the type (bool's rule), for an
+// input laid out with an ANY or ALL partial, whose pieces reduce to 0/1 values
+// only (interp/layout_pieces.h's pieceOf; reduce_op.h).
+Tensor seededTensor(const Shape& shape, DType dtype, uint64_t seed, std::string_view name, bool logical = false);
 
 }  // namespace reshardctl

@@ -2,6 +2,7 @@
 
 #include <fmt/format.h>
 
+#include "ir/dtype.h"
 #include "support/op_names.h"
 #include "syntax/attribute_dictionary.h"
 #include "syntax/dist_attr_text.h"
@@ -48,6 +49,25 @@ bool isLoweredCommunication(std::string_view name) {
   for (std::string_view op : {kCAllReduceSumOp, kCAllGatherOp, kCReduceScatterOp, kCBroadcastOp})
     if (same(op)) return true;
   return false;
+}
+
+std::string dataType(const Type* type) {
+  std::optional<DType> parsed = parseDType(type->dtype);
+  return fmt::format("(pd_op.DataType){}", parsed ? dataTypeName(*parsed) : type->dtype);
+}
+
+std::string_view allGatherName(PaddleRelease release) {
+  return release == PaddleRelease::V3_0Beta ? kCAllGatherOp : kAllGatherOp;
+}
+
+std::string_view reduceScatterName(PaddleRelease release) {
+  return release == PaddleRelease::V3_0Beta ? kCReduceScatterOp : kReduceScatterOp;
+}
+
+AttributeList gatherAttributes(PaddleRelease release, int64_t nranks, int64_t ring) {
+  AttributeList attributes = {{"nranks", int32Text(nranks)}, {"ring_id", int32Text(ring)}};
+  if (release == PaddleRelease::V3_0Beta) attributes.emplace_back("use_calc_stream", "true");
+  return attributes;
 }
 
 std::string int64ArrayText(const std::vector<int64_t>& values) { return arrayText(values, "(Int64)"); }

@@ -33,6 +33,19 @@ inline constexpr std::string_view kCReduceScatterOp = "pd_op.c_reducescatter";
 // sub_to_global_mesh's broadcast, in both releases.
 inline constexpr std::string_view kCBroadcastOp = "pd_op.c_broadcast";
 
+// Paddle's DataType name of a tensor type's element: `(pd_op.DataType)float32`.
+std::string dataType(const Type* type);
+
+// Each release's name of the all_gather and reduce_scatter ops.
+std::string_view allGatherName(PaddleRelease release);
+std::string_view reduceScatterName(PaddleRelease release);
+
+// The attributes of a gather or scatter over `nranks` on `ring`: Paddle
+// 3.0-beta's c_allgather / c_reducescatter also print the use_calc_stream
+// its functions pass (True: s_to_r's `_C_ops.c_allgather(value, group.id,
+// num_of_process, True)`, p_to_s's `_C_ops.c_reducescatter(...)` alike).
+AttributeList gatherAttributes(PaddleRelease release, int64_t nranks, int64_t ring);
+
 // Whether `name` is a communication op a reshard function emits, in either
 // release's spelling, in place (a trailing '_') or not: a program holding
 // one was lowered already.

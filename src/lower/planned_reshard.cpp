@@ -47,16 +47,18 @@ Value* scaleOp(LoweredOps& ops, const Step& step, const TensorDistAttr& src, con
   return ops.createOne(std::move(op));
 }
 
-// pd_op.all_gather stacks equal pieces (Paddle's s_to_r refuses an uneven
-// split the same way): a plan's all_gather of an uneven dim has no lowering.
-void requireEvenGather(size_t index, const Step& step, const std::vector<int64_t>& group,
-                       const std::vector<int64_t>& dims) {
-  const int64_t size = dims[static_cast<size_t>(step.tensorDim)];
-  const auto ranks = static_cast<int64_t>(group.size());
-  if (size % ranks == 0) return;
-  throw PaddleRefusal(fmt::format("step {} of the plan, an all_gather of dim {} over ranks [{}], gathers uneven "
-                                  "pieces (size {} over {} ranks), and pd_op.all_gather only stacks equal ones",
-                                  index + 1, step.tensorDim, fmt::join(group, ","), size, ranks));
+// pd_op.all_gather stacks equal pieces and pd_op.reduce_scatter deals equal
+// chunks (Paddle's s_to_r refuses an uneven split): a plan's collective of an
+// uneven dim travels padded (flattenedGather, flattenedScatter).
+bool unevenGather(const Step& step, const std::vector<int64_t>& group, const std::vector<int64_t>& dims) {
+  return step.kind == StepKind::AllGather &&
+         dims[static_cast<size_t>(step.tensorDim)] % static_cast<int64_t>(group.size()) != 0;
+}
+
+// The same for a reduce_scatter of SUM (another reduction all-reduces, then cuts).
+bool unevenScatter(const Step& step, const std::vector<int64_t>& group, const std::vector<int64_t>& dims) {
+  return step.kind == StepKind::ReduceScatter && step.reduce.value_or(ReduceType::Sum) == ReduceType::Sum &&
+         dims[static_cast<size_t>(step.tensorDim)] % static_cast<int64_t>(group.size()) != 0;
 }
 
 std::vector<int64_t> extents(const Box& box) {
@@ -75,6 +77,11 @@ Box sentPart(const Step& step, const std::vector<int64_t>& dims, int64_t source,
 }
 
 using Parts = std::vector<std::pair<Box, Value*>>;
+
+// The partials Paddle's r_to_p makes (reshard_functions.cpp's rToP).
+bool rToPMakes(ReduceType reduce) {
+  return reduce == ReduceType::Sum || reduce == ReduceType::Avg || reduce == ReduceType::Max;
+}
 
 // Where `box` can be cut across `dim` with no part straddling the cut (a
 // guillotine cut of the parts' tiling), in order; empty when nowhere. Work:
@@ -131,22 +138,10 @@ Value* ReshardFunctions::pointToPoint(const Step& step, const TensorDistAttr& cu
       parts.emplace_back(part, ops_.createOne(std::move(recv)));
       continue;
     }
-    Value* piece = value;
-    if (!(part == held)) {
-      std::vector<int64_t> axes, starts, ends;
-      for (size_t dim = 0; dim < part.rank(); ++dim) {
-        if (part.begin[dim] == held.begin[dim] && part.end[dim] == held.end[dim]) continue;
-        axes.push_back(static_cast<int64_t>(dim));
-        starts.push_back(part.begin[dim] - held.begin[dim]);
-        ends.push_back(part.end[dim] - held.begin[dim]);
-      }
-      const bool whole = pair[1] == rank_ && part == wanted;
-      NewOp slice = sliceOp(value, axes, starts, ends);
-      slice.resultTypes = {partType(part)};
-      if (whole) slice.resultDists = {out.dist};
-      slice.dist = ops_.opDist(current.mesh, {current}, whole ? std::vector{next} : std::vector<TensorDistAttr>{});
-      piece = ops_.createOne(std::move(slice));
-    }
+    const bool whole = pair[1] == rank_ && part == wanted;
+    Value* piece = cutOut(value, held, part, partType(part),
+                          ops_.opDist(current.mesh, {current}, whole ? std::vector{next} : std::vector<TensorDistAttr>{}),
+                          whole ? &out.dist : nullptr);
     if (pair[1] == rank_) {
       parts.emplace_back(part, piece);
       continue;
@@ -154,6 +149,7 @@ Value* ReshardFunctions::pointToPoint(const Step& step, const TensorDistAttr& cu
     sendV2(piece, pair[0], pair[1], ops_.opDist(current.mesh, {current}, {}));
   }
   if (destination < 0) return fakeReshard(current, next, value, out);
+  if (step.reduce) parts = reduceArrivals(*step.reduce, std::move(parts), wanted, next, out);
   return joinParts(std::move(parts), wanted, next, out);
 }
 
@@ -202,16 +198,43 @@ Value* ReshardFunctions::stackParts(Parts parts, const Box& box, const Type* typ
     slabs.push_back(stackParts(std::move(inside), slab, ops_.denseType(extents(slab), type->dtype), next, false));
     from = to;
   }
+  return concat(slabs, static_cast<int64_t>(dim), type, next, whole);
+}
+
+// builtin.combine, then pd_op.concat along `axis` (as s_to_r's does), typed
+// `type`; laid out as `next` when `whole` (the rank's new piece).
+Value* ReshardFunctions::concat(const std::vector<Value*>& values, int64_t axis, const Type* type,
+                                const TensorDistAttr& next, bool whole) {
   std::vector<const Type*> types;
-  for (const Value* slab : slabs) types.push_back(slab->type);
-  const bool stop = std::all_of(slabs.begin(), slabs.end(), [&](const Value* v) { return ops_.stopGradient(v); });
-  NewOp combine{"builtin.combine", {}, slabs, {vectorType(ops_.program().types(), types)}, {}, std::nullopt, stop};
+  for (const Value* value : values) types.push_back(value->type);
+  const bool stop = std::all_of(values.begin(), values.end(), [&](const Value* v) { return ops_.stopGradient(v); });
+  NewOp combine{"builtin.combine", {}, values, {vectorType(ops_.program().types(), types)}, {}, std::nullopt, stop};
   Value* list = ops_.createOne(std::move(combine));
-  Value* axis = ops_.fullInt32(static_cast<int64_t>(dim));
-  NewOp concat{"pd_op.concat", {}, {list, axis}, {type}, {}, std::nullopt, stop};
-  if (whole) concat.resultDists = {next};
-  concat.dist = ops_.opDist(next.mesh, {}, whole ? std::vector{next} : std::vector<TensorDistAttr>{});
-  return ops_.createOne(std::move(concat));
+  NewOp op{"pd_op.concat", {}, {list, ops_.fullInt32(axis)}, {type}, {}, std::nullopt, stop};
+  if (whole) op.resultDists = {next};
+  op.dist = ops_.opDist(next.mesh, {}, whole ? std::vector{next} : std::vector<TensorDistAttr>{});
+  return ops_.createOne(std::move(op));
+}
+
+// Several mesh dims cut at once (reshard/transition.h's permutation with
+// nothing to send): each rank slices its own piece. On one mesh that is
+// Paddle's N-D lowering of R to those splits, one local slice per mesh dim;
+// between meshes of the same processes in another order (permuted process
+// ids) each rank's new box is cut out of its old one by one pd_op.slice. Only
+// a cut of unreduced pieces is such a lowering.
+Value* ReshardFunctions::localCut(const Step& step, const TensorDistAttr& current, const TensorDistAttr& next,
+                                  Value* value, const Target& out) {
+  if (!current.partials.empty() || current.mesh.shape != next.mesh.shape)
+    throw PaddleRefusal(fmt::format("the plan's local cut from {} to {} has no reshard function's form",
+                                    layoutText(step.from), layoutText(step.to)));
+  if (current.mesh.processIds == next.mesh.processIds) return ndMesh(current, next, value, out);
+  const int64_t source = positionOf(step.from.mesh, rank_), destination = positionOf(step.to.mesh, rank_);
+  if (source < 0 || destination < 0) return fakeReshard(current, next, value, out);
+  const std::vector<int64_t>& dims = value->type->dims;
+  const Box held = localBox(dims, step.from, meshCoord(step.from.mesh, source));
+  const Box wanted = localBox(dims, step.to, meshCoord(step.to.mesh, destination));
+  if (held == wanted) return shareData(current, next, value, out);
+  return cutOut(value, held, wanted, out.type, ops_.opDist(next.mesh, {current}, {next}), &out.dist);
 }
 
 Value* ReshardFunctions::reduceThenSlice(const Step& step, const std::vector<int64_t>& group,
@@ -250,15 +273,7 @@ Value* ReshardFunctions::planned(const TensorDistAttr& src, const TensorDistAttr
       continue;
     }
     if (step.kind == StepKind::Slice && step.tensorDim < 0) {
-      // Several mesh dims cut at once (reshard/transition.h's permutation with
-      // nothing to send): each rank slices its own piece, as Paddle's N-D
-      // lowering of R to those splits does, one local slice per mesh dim.
-      // Only a cut of unreduced pieces on one mesh is such a lowering.
-      if (!current.partials.empty() || current.mesh.shape != next.mesh.shape ||
-          current.mesh.processIds != next.mesh.processIds)
-        throw PaddleRefusal(fmt::format("the plan's local cut from {} to {} has no reshard function's form",
-                                        layoutText(step.from), layoutText(step.to)));
-      value = ndMesh(current, next, value, target);
+      value = localCut(step, current, next, value, target);
       current = next;
       continue;
     }
@@ -275,6 +290,17 @@ Value* ReshardFunctions::planned(const TensorDistAttr& src, const TensorDistAttr
     }
     const size_t rank = dims.size();
     const std::optional<ReduceType> reduce = step.reduce;
+    const bool flattened = step.meshDims.size() > 1;
+    if ((flattened || unevenGather(step, *group, dims)) && step.kind == StepKind::AllGather) {
+      value = flattenedGather(step, *group, current, next, value, target);
+      current = next;
+      continue;
+    }
+    if ((flattened || unevenScatter(step, *group, dims)) && step.kind == StepKind::ReduceScatter) {
+      value = flattenedScatter(step, *group, current, next, value, target);
+      current = next;
+      continue;
+    }
     switch (step.kind) {
       case StepKind::AllReduce:
         value = pToR(groupLayout(*group, rank, -1, reduce), groupLayout(*group, rank, -1), value, target);
@@ -288,7 +314,6 @@ Value* ReshardFunctions::planned(const TensorDistAttr& src, const TensorDistAttr
         value = reduceThenSlice(step, *group, current, value, target);
         break;
       case StepKind::AllGather:
-        requireEvenGather(k, step, *group, dims);
         value = sToR(groupLayout(*group, rank, step.tensorDim), groupLayout(*group, rank, -1), value, target);
         break;
       case StepKind::AllToAll:
@@ -298,8 +323,10 @@ Value* ReshardFunctions::planned(const TensorDistAttr& src, const TensorDistAttr
         value = rToS(groupLayout(*group, rank, -1), groupLayout(*group, rank, step.tensorDim), value, target);
         break;
       case StepKind::PartialInit:
-        if (step.fromTensorDim != -1)
-          throw PaddleRefusal("the plan makes a partial value from a shard, which no reshard function's ops express");
+        if (step.fromTensorDim != -1 || !rToPMakes(reduce.value_or(ReduceType::Sum))) {
+          value = partialInit(step, group->front(), current, next, value, target);
+          break;
+        }
         value = rToP(groupLayout(*group, rank, -1), groupLayout(*group, rank, -1, reduce), value, target, group->front());
         break;
       case StepKind::Scale: {

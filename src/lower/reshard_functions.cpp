@@ -37,12 +37,6 @@ TensorDistAttr layout(const ProcessMesh& mesh, std::vector<int64_t> dimsMapping,
 
 std::vector<int64_t> replicatedMapping(size_t rank) { return std::vector<int64_t>(rank, -1); }
 
-// Paddle's DataType name of a tensor type's element (`float32`).
-std::string dataType(const Type* type) {
-  std::optional<DType> parsed = parseDType(type->dtype);
-  return fmt::format("(pd_op.DataType){}", parsed ? dataTypeName(*parsed) : type->dtype);
-}
-
 bool partialDimsEqual(const TensorDistAttr& a, const TensorDistAttr& b) {
   if (a.partials.size() != b.partials.size()) return false;
   for (const PartialDim& p : a.partials)
@@ -120,24 +114,6 @@ Value* ReshardFunctions::pToR(const TensorDistAttr& src, const TensorDistAttr& d
   }
   return ops_.createOne(std::move(op));
 }
-
-// The attributes of a gather or scatter over `nranks` on `ring`: Paddle
-// 3.0-beta's c_allgather / c_reducescatter also print the use_calc_stream
-// its functions pass (True: s_to_r's `_C_ops.c_allgather(value, group.id,
-// num_of_process, True)`, p_to_s's `_C_ops.c_reducescatter(...)` alike).
-namespace {
-
-AttributeList gatherAttributes(PaddleRelease release, int64_t nranks, int64_t ring) {
-  AttributeList attributes = {{"nranks", int32Text(nranks)}, {"ring_id", int32Text(ring)}};
-  if (release == PaddleRelease::V3_0Beta) attributes.emplace_back("use_calc_stream", "true");
-  return attributes;
-}
-
-std::string_view reduceScatterName(PaddleRelease release) {
-  return release == PaddleRelease::V3_0Beta ? kCReduceScatterOp : kReduceScatterOp;
-}
-
-}  // namespace
 
 // p_to_s_reshard_func.py PToSReshardFunction.reshard: SUM only (it asserts);
 // reduce_scatter cuts dim 0, so another dim is transposed to 0 and back.
@@ -277,7 +253,7 @@ Value* ReshardFunctions::sToR(const TensorDistAttr& src, const TensorDistAttr& d
   const std::string dtype(value->type->dtype);
   const TensorDistAttr entry = layout(dst.mesh, replicatedMapping(dst.dimsMapping.size()), dst.partials);
   const bool stop = ops_.stopGradient(value);
-  NewOp gather{release_ == PaddleRelease::V3_0Beta ? kCAllGatherOp : kAllGatherOp,
+  NewOp gather{allGatherName(release_),
                gatherAttributes(release_, nranks, ring), {value},
                {ops_.distType(gatheredDims, dtype, gathered)}, {gathered}, ops_.opDist(src.mesh, {src}, {entry}), stop};
   Value* all = ops_.createOne(std::move(gather));

@@ -75,6 +75,30 @@ class ReshardFunctions {
                    const Target& out);
   Value* stackParts(std::vector<std::pair<Box, Value*>> parts, const Box& box, const Type* type,
                     const TensorDistAttr& next, bool whole);
+  // builtin.combine + pd_op.concat of `values` along `axis`.
+  Value* concat(const std::vector<Value*>& values, int64_t axis, const Type* type, const TensorDistAttr& next,
+                bool whole);
+  // The box `part` of `value`, which holds `held`: a pd_op.slice, or the value itself.
+  Value* cutOut(Value* value, const Box& held, const Box& part, const Type* type, OpDistAttr dist,
+                const TensorDistAttr* resultDist = nullptr);
+  // A plan's partial made where r_to_p has no form for it: of a shard, or of
+  // a type r_to_p refuses (planned_collectives.cpp).
+  Value* partialInit(const Step& step, int64_t keeper, const TensorDistAttr& current, const TensorDistAttr& next,
+                     Value* value, const Target& out);
+  // The parts a send_recv that reduces on arrival brings, reduced box by box (planned_collectives.cpp).
+  std::vector<std::pair<Box, Value*>> reduceArrivals(ReduceType reduce, std::vector<std::pair<Box, Value*>> parts,
+                                                     const Box& wanted, const TensorDistAttr& next, const Target& out);
+  // A plan's local cut of several mesh dims at once (planned_reshard.cpp).
+  Value* localCut(const Step& step, const TensorDistAttr& current, const TensorDistAttr& next, Value* value,
+                  const Target& out);
+  // A plan's all_gather / reduce_scatter over a flattened group of several
+  // mesh dims, or an all_gather of uneven pieces (planned_collectives.cpp).
+  Value* flattenedGather(const Step& step, const std::vector<int64_t>& group, const TensorDistAttr& current,
+                         const TensorDistAttr& next, Value* value, const Target& out);
+  Value* padPiece(Value* value, std::vector<int64_t> extents, const std::vector<int64_t>& padded,
+                  const TensorDistAttr& current);
+  Value* flattenedScatter(const Step& step, const std::vector<int64_t>& group, const TensorDistAttr& current,
+                          const TensorDistAttr& next, Value* value, const Target& out);
   Value* crossMesh(const TensorDistAttr& src, const TensorDistAttr& dst, Value* value, const Target& out,
                    bool onlyOnDestination);
   Value* ndMesh(TensorDistAttr src, const TensorDistAttr& dst, Value* value, const Target& out);

@@ -65,7 +65,11 @@ double CostModel::collectiveUs(StepKind kind, int64_t groupSize, int64_t bytesPe
   if (groupSize <= 1) return 0.0;
   if (isLocalStep(kind)) return localUs(bytesPerRank);
   if (kind == StepKind::SendRecv) return sendRecvUs(bytesPerRank);
-  const LinkSpec spec = slowestLink(flattenedDims);
+  LinkSpec spec = slowestLink(flattenedDims);
+  if (groupSize > processesPerNode) {  // more processes than a node holds: some pair crosses the network
+    spec.bandwidthGBs = std::min(spec.bandwidthGBs, crossMesh.bandwidthGBs);
+    spec.latencyUs = std::max(spec.latencyUs, crossMesh.latencyUs);
+  }
   const double k = static_cast<double>(groupSize);
   const double hops = kind == StepKind::AllReduce ? 2 * (k - 1) : k - 1;
   return launchUs + hops * spec.latencyUs + transferUs(busBytes(kind, groupSize, bytesPerRank), spec.bandwidthGBs);

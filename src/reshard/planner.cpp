@@ -14,6 +14,7 @@
 #include <fmt/format.h>
 
 #include "reshard/path_improvement.h"
+#include "reshard/reduce_on_arrival.h"
 #include "reshard/reduce_op.h"
 #include "reshard/reshard_problem.h"
 #include "reshard/transition.h"
@@ -227,7 +228,7 @@ class MinCostSearch {
   void expandAcrossMeshes(const StateKey& key, const Layout& layout, double cost, size_t steps) {
     const Layout from{problem_.src.mesh, layout.placements};
     auto across = [&](const Placements& placements) {
-      if (auto edge = meshChange(from, {problem_.dst.mesh, placements}, problem_.tensor, costs_)) {
+      if (auto edge = meshCrossing(from, {problem_.dst.mesh, placements}, problem_.tensor, costs_)) {
         edge->to.mesh = shapeOnly(problem_.dst.mesh);
         relax(key, 1, *edge, cost, steps);
       }
@@ -460,7 +461,7 @@ double routeCost(const Problem& problem, const Route& route, const CostModel& co
   };
   double cost = along(problem.src.mesh, route.onSource);
   if (route.onDestination.empty()) return cost;
-  const auto change = meshChange({problem.src.mesh, route.onSource.back()},
+  const auto change = meshCrossing({problem.src.mesh, route.onSource.back()},
                                  {problem.dst.mesh, route.onDestination.front()}, problem.tensor, costs);
   return cost + (change ? change->cost : 0.0) + along(problem.dst.mesh, route.onDestination);
 }
@@ -490,7 +491,7 @@ std::vector<Edge> routeEdges(const Problem& problem, const Route& route, const C
   };
   walk(route.onSource, known, made);
   if (route.onDestination.empty()) return edges;
-  auto change = meshChange(current, {problem.dst.mesh, route.onDestination.front()}, problem.tensor, costs);
+  auto change = meshCrossing(current, {problem.dst.mesh, route.onDestination.front()}, problem.tensor, costs);
   if (!change) throw PlanError("dim-by-dim plan: no send_recv between these layouts");
   current = change->to;
   edges.push_back(std::move(*change));

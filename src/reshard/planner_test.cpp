@@ -257,15 +257,16 @@ TEST_CASE("planner cross-mesh: layout changes happen on the side that makes the 
   const ReshardRequest partial = request({1024, 1024}, attrOn(kMesh2, {-1, -1}, {{0, ReduceType::Sum}}),
                                          attrOn(other, {-1, -1}));
   const Plan reduce = planMinCost(partial, acrossNodes);
-  CHECK(kinds(reduce) == std::vector{StepKind::ReduceScatter, StepKind::SendRecv, StepKind::AllGather});
-  CHECK(reduce.steps[2].groups == Groups{{2, 3}});
+  CHECK(kinds(reduce) == std::vector{StepKind::ReduceScatter, StepKind::SendRecv});
+  CHECK(reduce.steps[1].groups == Groups{{0, 2}, {1, 2}, {0, 3}, {1, 3}});
   checkExecutes(reduce);
-  // Within one node the move between meshes is on NVLink too: each
-  // destination takes both reduced halves, the same bus bytes in one
-  // collective fewer.
+  // Within one node the move between meshes is on NVLink too: each source
+  // sends its whole piece to both destinations, which sum what arrives
+  // (reshard/reduce_on_arrival.h): one collective.
   const Plan withinNode = planMinCost(partial, kCosts);
-  REQUIRE(kinds(withinNode) == std::vector{StepKind::ReduceScatter, StepKind::SendRecv});
-  CHECK(withinNode.steps[1].groups == Groups{{0, 2}, {1, 2}, {0, 3}, {1, 3}});
+  REQUIRE(kinds(withinNode) == std::vector{StepKind::SendRecv});
+  CHECK(withinNode.steps[0].reduce == ReduceType::Sum);
+  CHECK(withinNode.steps[0].groups == Groups{{0, 2}, {1, 2}, {0, 3}, {1, 3}});
   CHECK(withinNode.estUs < reduce.estUs);
   checkExecutes(withinNode);
 }

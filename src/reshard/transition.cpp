@@ -296,8 +296,13 @@ std::optional<PairSpan> spanWithin(const ProcessMesh& mesh, const std::vector<st
 // every pair stays within a node (pipeline stages on one node talk over
 // NVLink), else the network between nodes.
 double sendRecvCost(const ProcessMesh& from, const Step& step, const CostModel& costs) {
-  if (const std::optional<PairSpan> span = spanWithin(from, step.groups))
-    return costs.pointToPointUs(step.bytesPerRank, span->dims, span->peers);
+  if (const std::optional<PairSpan> span = spanWithin(from, step.groups)) {
+    // Where every process is a node of its own, a pair between two processes
+    // crosses the network whatever the mesh's ids (the search's meshes have none).
+    const bool ownNodes = costs.processesPerNode <= 1 && !span->dims.empty();
+    const double onMesh = costs.pointToPointUs(step.bytesPerRank, span->dims, span->peers);
+    return ownNodes ? std::max(onMesh, costs.sendRecvUs(step.bytesPerRank)) : onMesh;
+  }
   const bool crossesNodes = std::any_of(step.groups.begin(), step.groups.end(), [&](const std::vector<int64_t>& pair) {
     return !costs.sameNode(pair[0], pair[1]);
   });

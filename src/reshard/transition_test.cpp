@@ -2,6 +2,14 @@
 
 #include <doctest/doctest.h>
 
+#include <random>
+
+#include "exec/cpu_executor.h"
+#include "exec/reference_data.h"
+#include "reshard/plan_alternatives.h"
+#include "reshard/planner.h"
+#include "reshard/reduce_on_arrival.h"
+
 using namespace reshardctl;
 
 namespace {
@@ -14,6 +22,25 @@ constexpr int64_t kBytes = 1024 * 1024 * 4;
 Placement S(int64_t dim) { return Placement::shard(dim); }
 Placement P(ReduceType type = ReduceType::Sum) { return Placement::partial(type); }
 Placement R() { return Placement::replicate(); }
+
+const ProcessMesh kStage0{{2}, {0, 1}, true};
+const ProcessMesh kStage1{{2}, {2, 3}, true};
+
+Layout layoutOf(const ProcessMesh& mesh, Placements placements) { return Layout{mesh, std::move(placements)}; }
+
+TensorDistAttr attrOn(const ProcessMesh& mesh, std::vector<int64_t> dims, std::vector<PartialDim> partials = {}) {
+  return TensorDistAttr{mesh, std::move(dims), std::move(partials), {}};
+}
+
+// The plan moves the data: every destination piece is the reduced value's box.
+void checkExecutes(const Plan& plan) {
+  std::mt19937_64 rng(3);
+  const GlobalTensor global = randomGlobalTensor(plan.shape, plan.dtype, false, rng);
+  DistTensor tensor = makeSourcePieces(global, plan.src, rng);
+  executePlan(plan, tensor);
+  const PieceCheck check = checkDestinationPieces(tensor, global);
+  CHECK_MESSAGE(check.ok(), check.problem);
+}
 
 }  // namespace
 
@@ -121,4 +148,73 @@ TEST_CASE("scale: P(SUM) <-> P(AVG) is local where scaling by the group size is 
     CHECK(upper->step->kind == StepKind::Scale);
     CHECK(upper->step->groups == std::vector<std::vector<int64_t>>{{0, 1}, {2, 3}});
   }
+}
+
+
+TEST_CASE("reduce on arrival: each destination gets, crosswise, its part of every partial piece") {
+  const TensorSpec tensor{{2048, 1024}, DType::BF16};
+  const auto edge = reduceOnArrival(layoutOf(kStage0, {Placement::partial(ReduceType::Sum)}),
+                                    layoutOf(kStage1, {Placement::shard(0)}), tensor, CostModel{});
+  REQUIRE(edge);
+  REQUIRE(edge->step);
+  CHECK(edge->step->kind == StepKind::SendRecv);
+  CHECK(edge->step->reduce == ReduceType::Sum);
+  CHECK(edge->step->groups == std::vector<std::vector<int64_t>>{{0, 2}, {1, 2}, {0, 3}, {1, 3}});
+  CHECK(edge->step->bytesPerRank == 2 * 1024 * 1024 * 2);  // two halves of 1024x1024 bf16 each way
+}
+
+TEST_CASE("reduce on arrival: only a single, unreplicated partial that reduces pairwise, to other processes") {
+  const TensorSpec tensor{{8, 4}, DType::F32};
+  const CostModel costs;
+  const Placements shard0{Placement::shard(0)};
+  CHECK_FALSE(reduceOnArrival(layoutOf(kStage0, {Placement::partial(ReduceType::Avg)}), layoutOf(kStage1, shard0),
+                              tensor, costs));
+  CHECK_FALSE(reduceOnArrival(layoutOf(kStage0, {Placement::shard(0)}), layoutOf(kStage1, shard0), tensor, costs));
+  const ProcessMesh reversed{{2}, {1, 0}, true};
+  CHECK_FALSE(reduceOnArrival(layoutOf(kStage0, {Placement::partial(ReduceType::Sum)}), layoutOf(reversed, shard0),
+                              tensor, costs));
+  const ProcessMesh grid{{2, 2}, {0, 1, 2, 3}, true};
+  const ProcessMesh next{{2, 2}, {4, 5, 6, 7}, true};
+  CHECK_FALSE(reduceOnArrival(layoutOf(grid, {Placement::replicate(), Placement::partial(ReduceType::Sum)}),
+                              layoutOf(next, {Placement::shard(0), Placement::replicate()}), tensor, costs));
+  CHECK(reduceOnArrival(layoutOf(grid, {Placement::shard(0), Placement::partial(ReduceType::Max)}),
+                        layoutOf(next, {Placement::replicate(), Placement::shard(0)}), tensor, costs));
+}
+
+TEST_CASE("reduce on arrival: P(SUM) on [0,1] -> R on [2,3] is one step within a node, two between nodes") {
+  const ReshardRequest request{{2048, 1024}, DType::BF16, attrOn(kStage0, {-1, -1}, {{0, ReduceType::Sum}}),
+                               attrOn(kStage1, {-1, -1})};
+  const Plan withinNode = planMinCost(request, CostModel{});
+  REQUIRE(withinNode.steps.size() == 1);
+  CHECK(withinNode.steps[0].reduce == ReduceType::Sum);
+  CHECK(measurePlan(withinNode, CostModel{}).busBytes == 8388608);
+  checkExecutes(withinNode);
+  CostModel ownNodes;
+  ownNodes.processesPerNode = 1;
+  const Plan betweenNodes = planMinCost(request, ownNodes);
+  const PlanMeasure measure = measurePlan(betweenNodes, ownNodes);
+  CHECK(measure.collectives == 2);  // Paddle: send_recv, all_reduce (2, 8388608)
+  CHECK(measure.busBytes == 6291456);
+  checkExecutes(betweenNodes);
+}
+
+TEST_CASE("reduce on arrival: every reduce type but AVG, to shards and replicas, moves the right data") {
+  const ProcessMesh grid{{2, 2}, {0, 1, 2, 3}, true};
+  const ProcessMesh next{{2, 2}, {4, 5, 6, 7}, true};
+  for (const ReduceType type : {ReduceType::Sum, ReduceType::Max, ReduceType::Min, ReduceType::Product})
+    for (const std::vector<int64_t>& dims : {std::vector<int64_t>{-1, -1}, std::vector<int64_t>{1, -1},
+                                             std::vector<int64_t>{0, 1}}) {
+      CAPTURE(reduceTypeName(type));
+      const TensorDistAttr src = attrOn(grid, {0, -1}, {{1, type}});
+      const Layout from{grid, {Placement::shard(0), Placement::partial(type)}};
+      const TensorDistAttr dst = attrOn(next, dims);
+      const auto edge = reduceOnArrival(from, toLayout(dst), TensorSpec{{6, 5}, DType::F32}, CostModel{});
+      REQUIRE(edge);
+      Plan plan;
+      plan.src = toLayout(src);
+      plan.dst = toLayout(dst);
+      plan.shape = {6, 5};
+      plan.steps = {*edge->step};
+      checkExecutes(plan);
+    }
 }

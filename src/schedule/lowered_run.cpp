@@ -243,6 +243,10 @@ std::optional<OpResults> LoweredValidation::communicate(size_t index, const Oper
                                                         RankRendezvous& rendezvous) {
   auto found = captures_[index].calls.find(&op);
   if (found == captures_[index].calls.end()) return std::nullopt;  // not a call, or one schedule could not read
+  // An unknown operand (interp: fed by an op not simulated) travels only by a
+  // send, as "unknown"; a collective over it is left out as before.
+  const bool unknown = std::find(operands.begin(), operands.end(), nullptr) != operands.end();
+  if (unknown && found->second->kind != CommKind::Send) return std::nullopt;
   std::optional<Tensor> result = rendezvous.communicate(index, *found->second, operands.empty() ? nullptr : operands[0]);
   OpResults results(op.numResults());
   if (!results.empty() && result) {

@@ -130,19 +130,21 @@ std::optional<Tensor> RankRendezvous::communicate(size_t index, const CommCall& 
 }
 
 void RankRendezvous::send(size_t index, const CommCall& call, const Tensor* operand) {
-  if (call.peer < 0 || operand == nullptr) return;  // schedule reports an unresolved peer
+  if (call.peer < 0) return;  // schedule reports an unresolved peer
+  std::optional<Tensor> sent;
+  if (operand != nullptr) sent = *operand;
   const int64_t from = schedule_.ranks[index].rank;
   auto peer = schedule_.indexOfRank.find(call.peer);
   if (peer != schedule_.indexOfRank.end()) {
     Rank& receiver = ranks_[peer->second];
     if (receiver.state == State::Waiting && receiver.call->kind == CommKind::Recv && receiver.call->peer == from &&
         receiver.call->ring == call.ring) {
-      receiver.result = *operand;
+      receiver.result = std::move(sent);
       receiver.state = State::Ready;
       return;
     }
   }
-  mailboxes_[{call.ring, from, call.peer}].push_back(*operand);
+  mailboxes_[{call.ring, from, call.peer}].push_back(std::move(sent));
 }
 
 bool RankRendezvous::receive(size_t index, const CommCall& call) {

@@ -50,6 +50,9 @@ class RankRendezvous {
 
   // Rank `index` at `call` with `operand` (null for a call without one): the
   // call's result once it ran (nullopt for a send, a barrier or no operand).
+  // A send whose operand is null (a value the run does not know: fed by an op
+  // it does not simulate) still reaches its receiver, whose result is then
+  // nullopt (unknown) rather than a wait that never ends.
   std::optional<Tensor> communicate(size_t index, const CommCall& call, const Tensor* operand);
 
   const std::vector<RendezvousFinding>& findings() const { return findings_; }
@@ -79,7 +82,7 @@ class RankRendezvous {
   const Schedule& schedule_;
   ReshardRunner& runner_;
   std::vector<Rank> ranks_;
-  std::map<Mailbox, std::deque<Tensor>> mailboxes_;
+  std::map<Mailbox, std::deque<std::optional<Tensor>>> mailboxes_;  // nullopt: an unknown value sent
   std::vector<RendezvousFinding> findings_;
   std::exception_ptr error_;
   std::mutex mutex_;

@@ -55,13 +55,13 @@ TEST_CASE("dot: ops are nodes, values are labelled edges, one cluster per mesh")
 TEST_CASE("dot: a reshard's colour and width follow its planned cost") {
   const Viewed pipeline = viewFile("tests/golden/views/pipeline_after.ir");
   const std::string dot = dotOf(pipeline);
-  // %4 (32.0 us) is the dearest: the reddest, widest border; %1 (2.9 us) is pale and thin.
+  // %4 (30.5 us) is the dearest: the reddest, widest border; %1 (2.9 us) is pale and thin.
   const std::string dearest = nodeLine(dot, "op4");
   const std::string cheap = nodeLine(dot, "op1");
   CHECK(dearest.find("fillcolor=\"" + heatColour(1.0) + "\"") != std::string::npos);
   CHECK(dearest.find("penwidth=5.0") != std::string::npos);
-  CHECK(dearest.find("\\n32.0 us") != std::string::npos);
-  CHECK(cheap.find("penwidth=1.4") != std::string::npos);  // 1 + 4 * 2.9 / 32
+  CHECK(dearest.find("\\n30.5 us") != std::string::npos);
+  CHECK(cheap.find("penwidth=1.4") != std::string::npos);  // 1 + 4 * 2.9 / 30.5
   CHECK(cheap.find("fillcolor=\"" + heatColour(pipeline.view->reshards.heat(*pipeline.view->reshards.of(
                        pipeline.view->ops.op(1)))) + "\"") != std::string::npos);
 }

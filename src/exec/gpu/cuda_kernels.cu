@@ -50,6 +50,33 @@ __global__ void __launch_bounds__(kThreads) elementwiseKernel(T* data, int64_t c
   });
 }
 
+// The elementwise kernel's two-operand form: dst[e] = op(dst[e], src[e]),
+// half and bfloat16 through float as above (a sum, product, max or min of two
+// values rounded once more to 11 or 8 bits equals the direct rounding).
+template <typename T, typename Op>
+__global__ void __launch_bounds__(kThreads) combineKernel(T* dst, const T* src, int64_t count, Op op) {
+  gridStride(count, blockIdx.x, gridDim.x, static_cast<int>(threadIdx.x), [&](int64_t e) {
+    if constexpr (std::is_same_v<T, __half> || std::is_same_v<T, __nv_bfloat16>) {
+      dst[e] = fromFloat<T>(op(asFloat(dst[e]), asFloat(src[e])));
+    } else {
+      dst[e] = static_cast<T>(op(dst[e], src[e]));
+    }
+  });
+}
+
+struct SumOf {
+  template <typename T> __device__ T operator()(T a, T b) const { return static_cast<T>(a + b); }
+};
+struct ProductOf {
+  template <typename T> __device__ T operator()(T a, T b) const { return static_cast<T>(a * b); }
+};
+struct MaxOf {
+  template <typename T> __device__ T operator()(T a, T b) const { return a < b ? b : a; }
+};
+struct MinOf {
+  template <typename T> __device__ T operator()(T a, T b) const { return b < a ? b : a; }
+};
+
 // Blocks for `work` items of `perBlock` each on the current device.
 int multiprocessors() {
   int device = 0, sms = 132;
@@ -99,7 +126,43 @@ cudaError_t dispatchElementwise(DeviceType type, void* data, int64_t count, Op o
   return cudaErrorInvalidValue;
 }
 
+template <typename T, typename Op>
+cudaError_t combine(void* dst, const void* src, int64_t count, Op op, cudaStream_t stream) {
+  combineKernel<T><<<blocksFor(count, kThreads), kThreads, 0, stream>>>(static_cast<T*>(dst),
+                                                                        static_cast<const T*>(src), count, op);
+  return cudaGetLastError();
+}
+
+template <typename Op>
+cudaError_t dispatchCombine(DeviceType type, void* dst, const void* src, int64_t count, Op op, cudaStream_t stream) {
+  if (count <= 0) return cudaSuccess;
+  switch (type) {
+    case DeviceType::U8: return combine<uint8_t>(dst, src, count, op, stream);
+    case DeviceType::I8: return combine<int8_t>(dst, src, count, op, stream);
+    case DeviceType::I32: return combine<int32_t>(dst, src, count, op, stream);
+    case DeviceType::U32: return combine<uint32_t>(dst, src, count, op, stream);
+    case DeviceType::I64: return combine<int64_t>(dst, src, count, op, stream);
+    case DeviceType::U64: return combine<uint64_t>(dst, src, count, op, stream);
+    case DeviceType::F16: return combine<__half>(dst, src, count, op, stream);
+    case DeviceType::BF16: return combine<__nv_bfloat16>(dst, src, count, op, stream);
+    case DeviceType::F32: return combine<float>(dst, src, count, op, stream);
+    case DeviceType::F64: return combine<double>(dst, src, count, op, stream);
+  }
+  return cudaErrorInvalidValue;
+}
+
 }  // namespace
+
+cudaError_t launchCombine(DeviceType type, CombineOp op, void* dst, const void* src, int64_t count,
+                          cudaStream_t stream) {
+  switch (op) {
+    case CombineOp::Sum: return dispatchCombine(type, dst, src, count, SumOf{}, stream);
+    case CombineOp::Prod: return dispatchCombine(type, dst, src, count, ProductOf{}, stream);
+    case CombineOp::Max: return dispatchCombine(type, dst, src, count, MaxOf{}, stream);
+    case CombineOp::Min: return dispatchCombine(type, dst, src, count, MinOf{}, stream);
+  }
+  return cudaErrorInvalidValue;
+}
 
 cudaError_t launchBoxCopy(const BoxCopy& plain, const void* src, void* dst, cudaStream_t stream) {
   if (plain.empty || plain.count() == 0) return cudaSuccess;

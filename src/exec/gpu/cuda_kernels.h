@@ -31,4 +31,14 @@ cudaError_t launchDivide(DeviceType type, void* data, int64_t count, int64_t div
 // x = x * factor, rounded to the element type (scale steps: floating point).
 cudaError_t launchMultiply(DeviceType type, void* data, int64_t count, int64_t factor, cudaStream_t stream);
 
+// The pairwise reductions (device_reduce.h's DeviceReduceOp but AVG, which
+// has no pairwise form; that header reaches dist_attr.h, which nvcc does not
+// compile, so the backend maps one to the other).
+enum class CombineOp : uint8_t { Sum, Prod, Max, Min };
+
+// dst[i] = op(dst[i], src[i]) for i < count, rounded to the element type:
+// the parts a send_recv brings reduced on arrival (step_program.h's Combine).
+cudaError_t launchCombine(DeviceType type, CombineOp op, void* dst, const void* src, int64_t count,
+                          cudaStream_t stream);
+
 }  // namespace reshardctl::gpu

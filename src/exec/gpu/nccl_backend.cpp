@@ -459,6 +459,17 @@ class NcclBackend final : public ExecutionBackend {
     return nullptr;
   }
 
+  static gpu::CombineOp combineOp(DeviceReduceOp op) {
+    switch (op) {
+      case DeviceReduceOp::Prod: return gpu::CombineOp::Prod;
+      case DeviceReduceOp::Max: return gpu::CombineOp::Max;
+      case DeviceReduceOp::Min: return gpu::CombineOp::Min;
+      case DeviceReduceOp::Sum:
+      case DeviceReduceOp::Avg: break;  // never combined: step_program.cpp refuses AVG on arrival
+    }
+    return gpu::CombineOp::Sum;
+  }
+
   void runLocal(const LocalOp& op, const RankState& rank, std::map<int64_t, Held>& held, Slots& slots,
                 ExecutionStats& stats) const {
     std::byte* dst = slotPointer(op.dst, rank.id, held, slots);
@@ -479,6 +490,11 @@ class NcclBackend final : public ExecutionBackend {
         return;
       case LocalOp::Kind::Multiply:
         RESHARDCTL_CUDA(gpu::launchMultiply(type_, dst + op.offset * elemBytes_, op.count, op.divisor, rank.stream));
+        return;
+      case LocalOp::Kind::Combine:
+        RESHARDCTL_CUDA(gpu::launchCombine(type_, combineOp(op.reduce), dst + op.offset * elemBytes_,
+                                           slotPointer(op.src, rank.id, held, slots) + op.srcOffset * elemBytes_,
+                                           op.count, rank.stream));
         return;
     }
   }
