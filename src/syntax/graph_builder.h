@@ -170,6 +170,7 @@ struct ParseState {
   bool denselyNumbered = true;
   bool keywordArgs = false;
   size_t releasedUpTo = 0;
+  size_t chunkDroppedTo = 0;  // a chunk's pages before this are dropped (SourceFile::dropPages)
 
   // Generation detection (generation_detection.h).
   DistTextStyle opDistStyle;  // gathered from each distinct op_dist_attr text

@@ -410,8 +410,11 @@ struct action<g::op> {
     createPendingOp(st);
     defineResults(st, op);
     size_t end = st.at(in.end());
-    if (!st.chunk && end - st.releasedUpTo > kReleaseEvery) {  // chunks: other threads read before
-      st.source.releaseBefore(op.location);
+    if (end - st.releasedUpTo > kReleaseEvery) {
+      // A chunk drops only its own pages (other threads read the others),
+      // which the kernel reads back if the serial parse reads them again.
+      if (st.chunk) st.chunkDroppedTo = st.source.dropPages(st.chunkDroppedTo, op.location);
+      else st.source.releaseBefore(op.location);
       st.releasedUpTo = end;
     }
   }
@@ -529,6 +532,7 @@ std::unique_ptr<ParsedChunk> parsing::parseChunk(SourceFile& source, const Chunk
   ParseState& st = *parsed->state;
   st.chunk = &parsed->chunk;
   st.numberBase = spec.numberHint;
+  st.releasedUpTo = st.chunkDroppedTo = spec.begin;
   if (spec.kind != ChunkKind::First) st.program->setIndentStyle(spec.indent);
   std::string_view text = source.text().substr(spec.begin, spec.end - spec.begin);
   st.textStart = text.data();

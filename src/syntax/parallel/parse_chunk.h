@@ -41,7 +41,9 @@ struct ParsedChunk {
 };
 
 // Parses bytes [spec.begin, spec.end) of `source`. Thread-safe for distinct
-// chunks of one source: reads the source only, and releases none of it.
+// chunks of one source: reads the source only, and drops from memory only
+// the pages wholly inside its own bytes that it has read (a mapped file's,
+// read back by the kernel when needed again; a stream's are kept).
 std::unique_ptr<ParsedChunk> parseChunk(SourceFile& source, const ChunkSpec& spec);
 
 }  // namespace reshardctl::parsing
