@@ -234,6 +234,14 @@ struct program : seq< ws, opt< module_header >, ws, must< program_block >, ws, m
 struct fragment_start : success {};
 struct fragment_end : eof {};
 struct fragment : seq< fragment_start, block_body, must< fragment_end > > {};
+// A program's top-level ops cut at op lines into chunks, each read on its
+// own (src/syntax/parallel_parse.h): the first chunk holds the opening
+// brace, the last the closing one. No `must`: a chunk that does not match
+// is read again with the whole program, which reports the error.
+struct first_chunk : seq< ws, opt< module_header >, ws, program_open, opt< line_gap, block_args >, block_ops,
+                          line_gap, eof > {};
+struct middle_chunk : seq< block_ops, line_gap, eof > {};
+struct last_chunk : seq< block_ops, line_gap, program_close, ws, program_end > {};
 // clang-format on
 
 }  // namespace reshardctl::grammar

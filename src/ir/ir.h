@@ -41,6 +41,7 @@ class Operand {
   friend class Operation;
   friend class Program;
   friend class ProgramCloner;
+  friend class ProgramJoiner;
   void link();
   void unlink();
 
@@ -146,6 +147,7 @@ class Operation {
   friend class Block;
   friend class Program;
   friend class ProgramCloner;
+  friend class ProgramJoiner;
 
   OpHeader header_;
   Operand* operands_ = nullptr;
@@ -204,6 +206,7 @@ class Block {
  private:
   friend class Program;
   friend class ProgramCloner;
+  friend class ProgramJoiner;
   Operation* first_ = nullptr;
   Operation* last_ = nullptr;
   Operation* parentOp_ = nullptr;
@@ -324,6 +327,7 @@ class Program {
 
  private:
   friend class ProgramCloner;
+  friend class ProgramJoiner;
   template <typename Key>
   static std::string_view lookup(const std::unordered_map<const Key*, std::string_view>& map, const Key* key) {
     if (map.empty()) return {};
@@ -362,6 +366,9 @@ class Program {
   // original counts its live clones and must outlive them (asserted).
   const Program* original_ = nullptr;
   mutable uint32_t liveClones_ = 0;
+  // Programs parsed from later chunks of the same text whose ops were
+  // appended to this one (ir/clone/program_join.h): they hold those ops' storage.
+  std::vector<std::unique_ptr<Program>> parts_;
 };
 
 // Checks the graph's invariants (ninja's VerifyGraph): every operand is in

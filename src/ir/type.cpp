@@ -24,4 +24,26 @@ void TypeTable::adopt(const TypeTable& other) {
   for (const auto& [text, type] : other.types_) types_.emplace(text, type);
 }
 
+std::unordered_map<const Type*, const Type*> TypeTable::absorb(TypeTable& other) {
+  std::unordered_map<const Type*, const Type*> canonical;
+  canonical.reserve(other.owned_.size());
+  std::vector<Type*> moved;
+  for (std::unique_ptr<Type>& type : other.owned_) {
+    auto [it, fresh] = types_.emplace(type->text, type.get());
+    canonical.emplace(type.get(), it->second);
+    if (!fresh) continue;
+    moved.push_back(type.get());
+    owned_.push_back(std::move(type));
+  }
+  // A vec's elements were made before it, in the same table: all mapped now.
+  for (Type* type : moved) {
+    for (const Type*& element : type->elements) {
+      if (auto it = canonical.find(element); it != canonical.end()) element = it->second;
+    }
+  }
+  other.owned_.clear();
+  other.types_.clear();
+  return canonical;
+}
+
 }  // namespace reshardctl

@@ -53,6 +53,12 @@ class TypeTable {
   // program's clone, ir/clone/program_clone.h): `other` must outlive this table.
   // Equal text stays one Type, so types still compare by pointer.
   void adopt(const TypeTable& other);
+  // Takes over the types `other` made (a program parsed in chunks,
+  // ir/clone/program_join.h): a text this table holds keeps this table's Type, the
+  // others move here with their vec elements re-pointed. Returns each of
+  // `other`'s types → this table's. `other` is left empty; the texts stay in
+  // its string pool, which must outlive this table.
+  std::unordered_map<const Type*, const Type*> absorb(TypeTable& other);
 
  private:
   StringPool& strings_;

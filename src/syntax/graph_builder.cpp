@@ -38,7 +38,9 @@ std::optional<uint32_t> numberOf(std::string_view name) {
 Binding* findBinding(ParseState& st, std::string_view name) { return findBinding(st, name, numberOf(name)); }
 
 Binding* findBinding(ParseState& st, std::string_view name, std::optional<uint32_t> number) {
-  if (number && *number < st.numbered.size() && st.numbered[*number].value) return &st.numbered[*number];
+  if (number && *number - st.numberBase < st.numbered.size() && *number >= st.numberBase &&
+      st.numbered[*number - st.numberBase].value)
+    return &st.numbered[*number - st.numberBase];
   if (st.named.empty()) return nullptr;  // a dump numbered densely: no hashing per name
   auto it = st.named.find(name);
   return it == st.named.end() ? nullptr : &it->second;
@@ -57,9 +59,10 @@ void define(ParseState& st, std::string_view name, std::optional<uint32_t> numbe
     return;
   }
   Binding binding{value, where.offset, true};
-  if (number && *number < st.numbered.size() + kDenseNumberSlack) {
-    if (*number >= st.numbered.size()) st.numbered.resize(std::max<size_t>(*number + 1, st.numbered.size() * 2));
-    st.numbered[*number] = binding;
+  if (number && *number >= st.numberBase && *number - st.numberBase < st.numbered.size() + kDenseNumberSlack) {
+    size_t index = *number - st.numberBase;
+    if (index >= st.numbered.size()) st.numbered.resize(std::max<size_t>(index + 1, st.numbered.size() * 2));
+    st.numbered[index] = binding;
   } else {
     st.named.emplace(st.program->strings().intern(name), binding);
   }
@@ -131,9 +134,19 @@ void keepNamesAsRead(ParseState& st) {
     keepName(st, binding.value, name, numberOf(name));
   };
   for (size_t n = 0; n < st.numbered.size(); ++n)
-    if (st.numbered[n].value) keep(fmt::format("%{}", n), st.numbered[n]);
+    if (st.numbered[n].value) keep(fmt::format("%{}", n + st.numberBase), st.numbered[n]);
   for (const auto& [name, binding] : st.named) keep(name, binding);
   st.program->setFirstResultNumber(st.nextKeptNumber);
+}
+
+GenerationEvidence generationEvidence(const ParseState& st) {
+  GenerationEvidence evidence;
+  evidence.dist = st.typeEvidence.dist;
+  evidence.dist.merge(st.opDistStyle);
+  evidence.sawOpDistAttr = st.sawOpDistAttr;
+  evidence.sawAttrPrefix = st.sawAttrPrefix;
+  evidence.sawBareTensor = st.typeEvidence.sawBareTensor;
+  return evidence;
 }
 
 // ---- building ops --------------------------------------------------------------
@@ -242,8 +255,29 @@ void checkResultNumbering(ParseState& st, const PendingOp& op) {
   if (st.fragment) return;
   for (const ResultName& result : op.resultNames) {
     if (!result.number && isAlias(result.name)) continue;
+    // A chunk starts counting at its first number; the stitch checks it
+    // continues the chunks before.
+    if (st.chunk && !st.chunk->firstResultNumber)
+      st.nextResultNumber = *(st.chunk->firstResultNumber = result.number.value_or(0));
     if (result.number != st.nextResultNumber) st.denselyNumbered = false;
     ++st.nextResultNumber;
+  }
+}
+}  // namespace
+
+namespace {
+// The operands of `created` whose names the chunk does not define, each
+// paired with its unresolved name (they were read in the same order).
+void noteCrossChunkUses(ParseState& st, const PendingOp& op, Operation* created) {
+  ChunkState& chunk = *st.chunk;
+  bool typed = op.syntax != RegionSyntax::While && op.hasSignature && op.operandTypes.size() == op.operands.size();
+  for (size_t i = 0; i < op.operands.size(); ++i) {
+    const OperandRef& operand = op.operands[i];
+    if (operand.resolved || operand.value || chunk.unresolvedTaken == st.unresolved.size()) continue;
+    if (st.unresolved[chunk.unresolvedTaken].where.offset != operand.where.offset) continue;  // an error reported
+    chunk.crossUses.push_back(CrossChunkUse{created, static_cast<uint32_t>(i),
+                                            static_cast<uint32_t>(chunk.unresolvedTaken++),
+                                            typed ? op.operandTypes[i].type : nullptr, typed});
   }
 }
 }  // namespace
@@ -270,6 +304,7 @@ Operation* createPendingOp(ParseState& st) {
   for (size_t i = 0; i < op.resultNames.size(); ++i)
     spec.resultTypes.push_back(i < op.resultTypes.size() ? op.resultTypes[i].type : pendingType());
   Operation* created = st.program->createOp(spec);
+  if (st.chunk) noteCrossChunkUses(st, op, created);
   for (size_t i = 0; i < created->numResults(); ++i)
     created->result(i)->dist = resolveResultDist(st, *created->result(i), spec.distAttr);
   st.blocks.back()->insertBefore(nullptr, created);

@@ -108,6 +108,31 @@ struct UnresolvedUse {
   Span where;
 };
 
+// A chunk's operand whose name no op of the chunk defines: an op of an
+// earlier chunk's, resolved and linked when the chunks are stitched
+// (syntax/chunk_stitch.h), or an error the serial parse reports.
+struct CrossChunkUse {
+  Operation* op;
+  uint32_t operand;
+  uint32_t unresolved;  // index in ParseState::unresolved: the name and where
+  const Type* declared;  // the signature's type for it (this chunk's table)
+  bool typeChecked;      // the serial parse compares the value's type with `declared`
+};
+
+// What parsing one chunk of a program's top-level ops on its own
+// (syntax/parallel_parse.h) keeps beside the usual state: the numbering it
+// met, which the stitch checks continues the chunk before, and the uses it
+// left to the stitch.
+struct ChunkState {
+  std::optional<uint32_t> firstResultNumber;  // the first %N an op of the chunk defines
+  std::optional<uint32_t> firstArgNumber;     // the first %arg_N
+  std::vector<CrossChunkUse> crossUses;       // in the order the serial parse links them
+  size_t unresolvedTaken = 0;                 // unresolved names paired with an operand
+  // Something the serial parse may read differently (a keyword argument
+  // named by digits): the stitch gives up.
+  bool unsure = false;
+};
+
 struct ParseState {
   SourceFile& source;
   DiagnosticEngine& diagnostics;
@@ -120,7 +145,8 @@ struct ParseState {
   size_t opDepth = 0;
   size_t nesting = 0;
 
-  std::vector<Binding> numbered;  // %N
+  std::vector<Binding> numbered;  // %N, numbered[0] being %numberBase
+  uint32_t numberBase = 0;        // 0 but in a chunk (its first result's number)
   std::unordered_map<std::string_view, Binding> named;  // %x, %arg_0, %kwarg_a
   std::vector<UnresolvedUse> unresolved;
 
@@ -152,6 +178,7 @@ struct ParseState {
   bool denselyNumbered = true;
   bool keywordArgs = false;
   size_t releasedUpTo = 0;
+  size_t chunkDroppedTo = 0;  // a chunk's pages before this are dropped (SourceFile::dropPages)
 
   // Generation detection (generation_detection.h).
   DistTextStyle opDistStyle;  // gathered from each distinct op_dist_attr text
@@ -168,6 +195,7 @@ struct ParseState {
   bool fragment = false;          // reading op lines without braces (--fragment)
   const char* textStart = nullptr;  // the first byte parsed
   uint32_t nextKeptNumber = 0;    // a fragment keeps its %N: past the largest read
+  ChunkState* chunk = nullptr;    // set when parsing one chunk (syntax/parallel_parse.h)
 
   ParseState(SourceFile& s, DiagnosticEngine& d, bool recogniseAttributes)
       : source(s), diagnostics(d), attributeMemo(recogniseAttributes) {}
@@ -208,6 +236,9 @@ void reportUnresolved(ParseState& st);
 // keeps the name it was read with, as a printer alias does, and the printer's
 // counter starts past the largest number read (for the values a pass makes).
 void keepNamesAsRead(ParseState& st);
+
+// What the text read so far showed of its print generation (generation_detection.h).
+GenerationEvidence generationEvidence(const ParseState& st);
 
 // ---- building ops --------------------------------------------------------------
 // Creates the op in the current block (once: region ops are created when their

@@ -10,6 +10,8 @@
 #include "support/text.h"
 #include "syntax/generation_detection.h"
 #include "syntax/graph_builder.h"
+#include "syntax/parallel/parallel_parse.h"
+#include "syntax/parallel/parse_chunk.h"
 #include "syntax/parse_errors.h"
 #include "syntax/type_text.h"
 
@@ -361,11 +363,28 @@ struct action<g::kwargs_marker> {
   }
 };
 
+// "%arg_12" → 12; anything else → 0 (then not numbered as Paddle numbers).
+uint32_t argumentNumberOf(std::string_view name) {
+  constexpr std::string_view kPrefix = "%arg_";
+  if (!name.starts_with(kPrefix)) return 0;
+  return numberOf("%" + std::string(name.substr(kPrefix.size()))).value_or(0);
+}
+
+// In a chunk: the counter starts at the first argument's number (the stitch
+// checks it continues the chunk before); a keyword argument named by digits
+// (numbered like results) leaves it to the serial parse.
+void noteChunkArgument(ParseState& st, std::string_view name) {
+  if (st.keywordArgs && numberOf(name)) st.chunk->unsure = true;
+  if (!st.keywordArgs && !st.chunk->firstArgNumber)
+    st.nextArgNumber = *(st.chunk->firstArgNumber = argumentNumberOf(name));
+}
+
 template <>
 struct action<g::block_arg> {
   template <typename Input>
   static void apply(const Input& in, ParseState& st) {
     std::string_view name = in.string_view();
+    if (st.chunk) noteChunkArgument(st, name);
     std::string_view keyword = st.keywordArgs ? st.program->strings().intern(name.substr(1)) : "";
     if (!st.keywordArgs && name != fmt::format("%arg_{}", st.nextArgNumber)) st.denselyNumbered = false;
     if (!st.keywordArgs) ++st.nextArgNumber;
@@ -393,7 +412,10 @@ struct action<g::op> {
     defineResults(st, op);
     size_t end = st.at(in.end());
     if (end - st.releasedUpTo > kReleaseEvery) {
-      st.source.releaseBefore(op.location);
+      // A chunk drops only its own pages (other threads read the others),
+      // which the kernel reads back if the serial parse reads them again.
+      if (st.chunk) st.chunkDroppedTo = st.source.dropPages(st.chunkDroppedTo, op.location);
+      else st.source.releaseBefore(op.location);
       st.releasedUpTo = end;
     }
   }
@@ -491,7 +513,44 @@ bool endsWithoutNewline(std::string_view text) {
   return brace != std::string_view::npos && text.find('\n', brace) == std::string_view::npos;
 }
 
+// Reads the chunk with the rule of its kind; false when it does not match.
+template <typename Input>
+bool parseChunkText(Input& in, ParseState& st, ChunkKind kind) {
+  if (kind == ChunkKind::First) return pegtl::parse<g::first_chunk, action>(in, st);
+  st.blocks.push_back(st.program->body());  // what program_open does
+  st.blockNames.emplace_back();
+  st.sawTopLevelOp = true;
+  if (kind == ChunkKind::Middle) return pegtl::parse<g::middle_chunk, action>(in, st);
+  return pegtl::parse<g::last_chunk, action>(in, st);
+}
+
 }  // namespace
+
+std::unique_ptr<ParsedChunk> parsing::parseChunk(SourceFile& source, const ChunkSpec& spec) {
+  auto parsed = std::make_unique<ParsedChunk>();
+  parsed->diagnostics.setSource(&source);
+  parsed->state = std::make_unique<ParseState>(source, parsed->diagnostics, spec.recogniseRepeatedAttributes);
+  ParseState& st = *parsed->state;
+  st.chunk = &parsed->chunk;
+  st.numberBase = spec.numberHint;
+  st.releasedUpTo = st.chunkDroppedTo = spec.begin;
+  if (spec.kind != ChunkKind::First) st.program->setIndentStyle(spec.indent);
+  std::string_view text = source.text().substr(spec.begin, spec.end - spec.begin);
+  st.textStart = text.data();
+  pegtl::memory_input<pegtl::tracking_mode::lazy> in(text.data(), text.size(), source.name());
+  try {
+    parsed->failed = !parseChunkText(in, st, spec.kind);
+  } catch (const pegtl::parse_error&) {
+    parsed->failed = true;
+  } catch (const InputError&) {
+    parsed->failed = true;
+  } catch (const ErrorLimitReached&) {
+    parsed->failed = true;
+  }
+  parsed->failed = parsed->failed || parsed->diagnostics.errorCount() || parsed->diagnostics.warningCount() ||
+                   !parsed->diagnostics.diagnostics().empty() || parsed->chunk.unsure || !st.denselyNumbered;
+  return parsed;
+}
 
 ParseResult parseProgram(SourceFile& source, DiagnosticEngine& diagnostics) {
   return parseProgram(source, diagnostics, 0, source.text().size());
@@ -503,10 +562,16 @@ ParseResult parseProgram(SourceFile& source, DiagnosticEngine& diagnostics, size
 
 ParseResult parseProgram(SourceFile& source, DiagnosticEngine& diagnostics, size_t begin, size_t end,
                          const ParseOptions& options) {
-  ParseState st(source, diagnostics, options.recogniseRepeatedAttributes);
   std::optional<UnframedText> unframed = UnframedText::of(source.text(), begin, end);
-  if (unframed) st.unframed = &*unframed;
   std::string_view text = unframed ? unframed->text() : source.text().substr(begin, end - begin);
+  if (!unframed) {
+    if (std::optional<ParseResult> parallel = parseInParallel(source, begin, end, options)) {
+      if (endsWithoutNewline(text)) parallel->program->setEndsWithoutNewline();
+      return std::move(*parallel);
+    }
+  }
+  ParseState st(source, diagnostics, options.recogniseRepeatedAttributes);
+  if (unframed) st.unframed = &*unframed;
   st.textStart = text.data();
   st.fragment = options.fragment && looksLikeFragment(text);
   pegtl::memory_input<pegtl::tracking_mode::lazy> in(text.data(), text.size(), source.name());
@@ -518,13 +583,7 @@ ParseResult parseProgram(SourceFile& source, DiagnosticEngine& diagnostics, size
     else if (!st.denselyNumbered) keepNamesAsRead(st);
     if (!st.fragment && endsWithoutNewline(text)) st.program->setEndsWithoutNewline();
     reportUnresolved(st);
-    GenerationEvidence evidence;
-    evidence.dist = st.typeEvidence.dist;
-    evidence.dist.merge(st.opDistStyle);
-    evidence.sawOpDistAttr = st.sawOpDistAttr;
-    evidence.sawAttrPrefix = st.sawAttrPrefix;
-    evidence.sawBareTensor = st.typeEvidence.sawBareTensor;
-    st.program->setDistStyle(detectGeneration(evidence));
+    st.program->setDistStyle(detectGeneration(generationEvidence(st)));
     if (unframed) st.program->setLineFrame(unframed->frame().prefixes, unframed->frame().crlf);
   } catch (const pegtl::parse_error& e) {
     reportSyntaxError(st, e, text);

@@ -16,6 +16,9 @@ struct ParseResult {
   // block arguments %arg_0, ...), as Paddle prints: a reprint is then
   // byte-identical. Otherwise the printer renumbers.
   bool denselyNumbered = true;
+  // How many chunks the text was parsed in (syntax/parallel/parallel_parse.h);
+  // 1: serially.
+  size_t chunks = 1;
 };
 
 struct ParseOptions {
@@ -26,6 +29,13 @@ struct ParseOptions {
   // --fragment: text that is not a braced program is op lines (docs/format.md,
   // "Fragments"); values used and not defined are its external inputs.
   bool fragment = false;
+  // Threads for the parse (syntax/parallel/parallel_parse.h): 0 asks
+  // support/parallel_jobs.h (-j, RESHARDCTL_JOBS, else all cores above a
+  // size); 1 reads serially.
+  unsigned jobs = 0;
+  // Tests: cut the program into chunks of this many top-level ops, however
+  // small (0: as many chunks as threads, cut by size).
+  size_t opsPerChunk = 0;
 };
 
 // Problems go to `diagnostics` (the parse goes on after semantic errors to

@@ -6,6 +6,7 @@
 
 #include "passes/lint.h"
 #include "support/parallel_jobs.h"
+#include "syntax/parallel/parallel_parse.h"
 #include "syntax/printer.h"
 #include "tool/build_info.h"
 
@@ -215,10 +216,11 @@ std::string manPage(const CLI::App& app) {
          "(always in debug builds); a pass that breaks the graph is an internal error.\n"
          ".TP\n\\fBTMPDIR\\fR\nWhere a piped input larger than 16 MiB is kept (an unlinked file), and where an "
          "output goes first when its own folder cannot hold a temporary file (else /tmp).\n";
-  out += fmt::format(".TP\n\\fBRESHARDCTL_JOBS\\fR\nThreads \\fBapply\\fR, \\fBprint\\fR and \\fBlower\\fR print a "
-                     "program on when \\fB\\-j\\fR is not given (1 to {}); unset: all cores for a program of {} values "
-                     "or more, else 1. The output is the same on any number.\n",
-                     kMaxJobs, kParallelPrintValues);
+  out += fmt::format(".TP\n\\fBRESHARDCTL_JOBS\\fR\nThreads \\fBapply\\fR, \\fBprint\\fR and \\fBlower\\fR parse and "
+                     "print a program on when \\fB\\-j\\fR is not given (1 to {}); unset: all cores to parse a program "
+                     "of {} MiB or more and to print one of {} values or more, else 1. The output is the same on any "
+                     "number.\n",
+                     kMaxJobs, kParallelParseBytes >> 20, kParallelPrintValues);
   const auto [examples, exitStatus] = examplesAndExit(app);
   out += ".SH EXIT STATUS\n" + roff(exitStatus) + "\n";
   out += ".SH EXAMPLES\n.nf\n" + roff(examples) + ".fi\n";

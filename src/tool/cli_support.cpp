@@ -20,6 +20,7 @@
 #include "tool/input_files.h"
 #include "support/parallel_jobs.h"
 #include "support/suggest.h"
+#include "syntax/parallel/parallel_parse.h"
 #include "syntax/printer.h"
 
 namespace reshardctl {
@@ -245,9 +246,10 @@ void addJobsOption(CLI::App& command) {
   command
       .add_option_function<unsigned>(
           "-j,--jobs", setRequestedJobs,
-          fmt::format("Threads to print a program on (default: all cores for a program of {} values, results and "
-                      "block arguments, or more, else 1); the output is the same",
-                      kParallelPrintValues))
+          fmt::format("Threads to parse and print a program on (default: all cores to parse a program of {} MiB "
+                      "or more and to print one of {} values, results and block arguments, or more, else 1); the "
+                      "output is the same",
+                      kParallelParseBytes >> 20, kParallelPrintValues))
       ->type_name("N")
       ->envname("RESHARDCTL_JOBS")
       ->check(integerIn(1, kMaxJobs));
