@@ -97,3 +97,11 @@ add_test(NAME mpi.validate-lowered-refused
                  samples/seed_mlp_before.ir
          WORKING_DIRECTORY ${CMAKE_SOURCE_DIR})
 set_tests_properties(mpi.validate-lowered-refused PROPERTIES TIMEOUT 90 ENVIRONMENT "${MPI_TEST_ENV}")
+
+# Open MPI 4's mpiexec makes its session directory (/tmp/ompi.HOST.UID) with a
+# race: two started at the same moment can fail orte_init ("A call to mkdir
+# was unable to create the desired directory ... File exists"), seen under
+# `ctest -j`. The MPI cases take turns.
+get_directory_property(mpi_cases TESTS)
+list(FILTER mpi_cases INCLUDE REGEX "^mpi\\.")
+set_property(TEST ${mpi_cases} APPEND PROPERTY RESOURCE_LOCK openmpi_session_directory)
