@@ -24,7 +24,8 @@ namespace reshardctl {
 // source mesh order, and reduces the parts pairwise from the identity, which
 // is the reduction of reduce_op.h for every type but AVG (whose mean divides
 // once at the end): AVG is left to the collectives. Priced as any send_recv
-// (transition.h's meshChange). nullopt for any other pair of layouts.
+// (transition.h's meshChange). nullopt for any other pair of layouts, and
+// where sources x destinations exceeds 65,536 (each pair a send listed).
 std::optional<Edge> reduceOnArrival(const Layout& from, const Layout& to, const TensorSpec& tensor,
                                     const CostModel& costs);
 
