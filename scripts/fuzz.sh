@@ -13,6 +13,7 @@ seconds=${1:-60}
 scripts/install-packages.sh clang libclang-rt-14-dev cmake make libcli11-dev nlohmann-json3-dev tao-pegtl-dev libfmt-dev doctest-dev libeigen3-dev
 
 cmake -S . -B build-fuzz -DCMAKE_BUILD_TYPE=RelWithDebInfo -DCMAKE_CXX_COMPILER=clang++ \
+      -DCMAKE_CXX_FLAGS_RELWITHDEBINFO="-O1 -gline-tables-only -DNDEBUG" \
       -DRESHARDCTL_FUZZ=ON -DRESHARDCTL_GPU=OFF >/dev/null
 cmake --build build-fuzz --target fuzz_pipeline -j "$(nproc)"
 
