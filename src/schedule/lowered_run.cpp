@@ -243,11 +243,14 @@ std::optional<OpResults> LoweredValidation::communicate(size_t index, const Oper
                                                         RankRendezvous& rendezvous) {
   auto found = captures_[index].calls.find(&op);
   if (found == captures_[index].calls.end()) return std::nullopt;  // not a call, or one schedule could not read
-  // An unknown operand (interp: fed by an op not simulated) travels only by a
-  // send, as "unknown"; a collective over it is left out as before.
+  // An unknown operand (interp: fed by an op not simulated, on this rank
+  // only where a kernel fails on its piece) still meets the peers, as
+  // "unknown": a send delivers it, a collective's results are then unknown on
+  // every member. Left out, its peers would wait for it forever (a hang
+  // reported where the rank did arrive).
   const bool unknown = std::find(operands.begin(), operands.end(), nullptr) != operands.end();
-  if (unknown && found->second->kind != CommKind::Send) return std::nullopt;
-  std::optional<Tensor> result = rendezvous.communicate(index, *found->second, operands.empty() ? nullptr : operands[0]);
+  const Tensor* operand = operands.empty() || unknown ? nullptr : operands[0];
+  std::optional<Tensor> result = rendezvous.communicate(index, *found->second, operand);
   OpResults results(op.numResults());
   if (!results.empty() && result) {
     const Value* value = op.result(0);
