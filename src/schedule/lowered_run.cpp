@@ -179,7 +179,7 @@ std::optional<Tensor> LoweredValidation::pieceFor(const Value* value, int64_t ra
   if (value->dist == nullptr || serial.isList) return serial;
   try {
     const Layout& layout = layouts_.of(*value->dist);
-    const std::optional<MeshCoord> coord = coordOf(layout.mesh, rank);
+    const std::optional<MeshCoord> coord = layouts_.coordOf(*value->dist, rank);
     if (!coord) return std::nullopt;
     return pieceOf(serial, layout, *coord);
   } catch (const LayoutError&) {
@@ -215,7 +215,7 @@ LocalRunHooks LoweredValidation::rankHooks(size_t index, RankRendezvous& rendezv
     if (!v || !v->dist || v->id >= serial_.values.size() || !serial_.values[v->id]) return std::nullopt;
     try {
       const Layout& layout = layouts_.of(*v->dist);
-      const std::optional<MeshCoord> coord = coordOf(layout.mesh, rank);
+      const std::optional<MeshCoord> coord = layouts_.coordOf(*v->dist, rank);
       if (!coord) return std::nullopt;
       return pieceBox(serial_.values[v->id]->shape, layout, *coord).begin;
     } catch (const LayoutError&) {
