@@ -35,15 +35,19 @@ bool mergeRings(const std::map<int64_t, std::vector<int64_t>>& rings, int64_t ra
 }  // namespace
 
 std::optional<std::string> loweringWorkRefusal(std::string_view what, const Program& dist, size_t ranks,
-                                               size_t groupMembers) {
+                                               std::optional<size_t> groupMembers) {
   const size_t ops = opCount(dist);
-  const size_t perRank = ops + groupMembers;
+  const size_t perRank = ops + groupMembers.value_or(0);
   if (ranks == 0 || perRank <= kMaxLoweredOps / ranks) return std::nullopt;
+  const double total = static_cast<double>(perRank) * static_cast<double>(ranks);
+  if (!groupMembers)
+    return fmt::format("lowering {} ops for each of {} ranks is {:.0f} ops, more than {} ({}): check the per-rank "
+                       "programs instead",
+                       ops, ranks, total, what, kMaxLoweredOps);
   return fmt::format("lowering one rank is {} units of work ({} ops, and {} members of the process groups its "
                      "reshards make or find); for each of {} ranks that is {:.0f}, more than {} ({}): check the "
                      "per-rank programs or a smaller mesh instead",
-                     perRank, ops, groupMembers, ranks, static_cast<double>(perRank) * static_cast<double>(ranks),
-                     what, kMaxLoweredOps);
+                     perRank, ops, *groupMembers, ranks, total, what, kMaxLoweredOps);
 }
 
 bool isDistProgram(const Program& program) {
@@ -64,7 +68,7 @@ LoweredRanks lowerEveryRank(const Program* dist, const LoweredRankSink& sink, Di
     diagnostics.error("the program's meshes name no process ids: there is no rank to lower for");
     return lowered;
   }
-  if (auto refusal = loweringWorkRefusal("schedule lowers", *dist, lowered.ranks.size(), 0)) {
+  if (auto refusal = loweringWorkRefusal("schedule lowers", *dist, lowered.ranks.size(), std::nullopt)) {
     diagnostics.error(*refusal);
     return lowered;
   }

@@ -35,11 +35,12 @@ namespace reshardctl {
 inline constexpr size_t kMaxLoweredOps = size_t{1} << 24;
 
 // The refusal (a message) where lowering `ranks` ranks of `dist`, each
-// costing its ops + `groupMembers` (LowerSummary::groupMembers of one rank),
-// exceeds kMaxLoweredOps; nullopt where it fits. `what`: whose bound, for the
-// message ("schedule lowers": "... more than schedule lowers (16777216)").
+// costing its ops + `groupMembers` (LowerSummary::groupMembers of one rank;
+// nullopt before any rank is lowered: the ops alone), exceeds kMaxLoweredOps;
+// nullopt where it fits. `what`: whose bound, for the message ("schedule
+// lowers": "... more than schedule lowers (16777216)").
 std::optional<std::string> loweringWorkRefusal(std::string_view what, const Program& dist, size_t ranks,
-                                               size_t groupMembers);
+                                               std::optional<size_t> groupMembers);
 
 // Takes each rank's dense program as it is made, in rank order; the program
 // is dropped when it returns.
