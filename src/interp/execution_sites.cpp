@@ -62,7 +62,7 @@ const Tensor& RankSite::serialResult(size_t i) const {
 std::optional<std::pair<const Layout*, MeshCoord>> RankSite::placementOf(const Value* value) const {
   if (value == nullptr || value->dist == nullptr) return std::nullopt;
   const Layout& layout = layouts_.of(*value->dist);
-  std::optional<MeshCoord> coord = coordOf(layout.mesh, processId_);
+  std::optional<MeshCoord> coord = layouts_.coordOf(*value->dist, processId_);
   if (!coord) throw KernelError(fmt::format("rank {} is not on the mesh of {}", processId_, value->type->text));
   return std::make_pair(&layout, std::move(*coord));
 }

@@ -47,14 +47,21 @@ ValueState& ValueStore::at(const Value* value) {
 
 const Layout& LayoutCache::of(const TensorDistAttr& dist) {
   auto found = layouts_.find(&dist);
-  if (found != layouts_.end()) return found->second;
-  return layouts_.emplace(&dist, toLayout(dist)).first->second;
+  if (found != layouts_.end()) return found->second.layout;
+  return layouts_.emplace(&dist, Entry{toLayout(dist), std::nullopt}).first->second.layout;
 }
 
-std::optional<MeshCoord> coordOf(const ProcessMesh& mesh, int64_t processId) {
-  for (int64_t position = 0; position < mesh.size(); ++position)
-    if (processIdAt(mesh, position) == processId) return meshCoord(mesh, position);
-  return std::nullopt;
+std::optional<MeshCoord> LayoutCache::coordOf(const TensorDistAttr& dist, int64_t processId) {
+  const ProcessMesh& mesh = of(dist).mesh;
+  Entry& entry = layouts_.at(&dist);
+  if (!entry.positions) {
+    entry.positions.emplace();
+    const int64_t size = mesh.size();
+    for (int64_t position = 0; position < size; ++position) entry.positions->emplace(processIdAt(mesh, position), position);
+  }
+  auto found = entry.positions->find(processId);
+  if (found == entry.positions->end()) return std::nullopt;
+  return meshCoord(mesh, found->second);
 }
 
 }  // namespace reshardctl

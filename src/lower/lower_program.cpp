@@ -120,6 +120,7 @@ LowerSummary lowerProgram(Program& program, const LowerOptions& options, Diagnos
     return ok;
   });
   summary.rings = groups.rings();
+  summary.groupMembers = groups.membersAsked();
   if (!summary.ok || options.stage == LowerStage::Reshard) return summary;
   const PruneResult pruned = runPass("remove_other_rank_op_pass", program, [&](Program& p) {
     return removeOtherRankOps(p, options.rank, diagnostics);

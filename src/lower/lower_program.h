@@ -40,6 +40,9 @@ struct LowerSummary {
   // The process groups the lowering made: ring id -> ranks in group order
   // (ProcessGroups::rings); the same on every rank of one program.
   std::map<int64_t, std::vector<int64_t>> rings;
+  // The members of the process groups the lowering asked for (made or found,
+  // ProcessGroups::membersAsked): with the ops, the work of lowering one rank.
+  size_t groupMembers = 0;
 };
 
 // The ranks of the program: the sorted union of its op meshes' process ids.

@@ -3,6 +3,7 @@
 namespace reshardctl {
 
 int64_t ProcessGroups::ringOf(const std::vector<int64_t>& ranks) {
+  membersAsked_ += ranks.size();
   auto found = byRanks_.find(ranks);
   if (found != byRanks_.end()) return found->second;
   const int64_t groupsInMap = static_cast<int64_t>(byRanks_.size()) + 1;  // group 0 is always there

@@ -24,6 +24,9 @@ class ProcessGroups {
   // How many ranks ring `ring` holds (0: no such ring).
   size_t sizeOf(int64_t ring) const;
   size_t count() const { return byRanks_.size(); }
+  // The members of every group asked for so far, made or found: what making
+  // the groups costs (each ask compares or copies its list).
+  size_t membersAsked() const { return membersAsked_; }
   // Every group made: ring id -> its ranks in the order given (a rank's
   // place there is its NCCL rank and the `peer` index that names it).
   std::map<int64_t, std::vector<int64_t>> rings() const;
@@ -32,6 +35,7 @@ class ProcessGroups {
   static constexpr int64_t kNewRingIdBase = 10;
   std::map<std::vector<int64_t>, int64_t> byRanks_;
   std::map<int64_t, size_t> sizes_;
+  size_t membersAsked_ = 0;
 };
 
 }  // namespace reshardctl

@@ -575,11 +575,22 @@ void appendBytes(std::string& key, const T& value) {
 // On one mesh no cost depends on the process ids (the searches run on meshes
 // known by their shape; a permutation's pairs are priced by the mesh dims
 // they cross), so requests that differ only in their ids choose the same
-// route: the key is everything else the choice reads. Empty between meshes,
-// where who sends to whom (and over which link) depends on the ids.
+// route: the key is everything else the choice reads. Between meshes, where
+// who sends to whom (and over which link) depends on the ids, the key holds
+// both meshes' ids too: lowering every rank plans each reshard once, not once
+// per rank (a reshard between two meshes of 128 ranks was searched again for
+// each of the 256 ranks).
 std::string routeKey(const Problem& problem, const CostModel& costs) {
   std::string key;
-  if (problem.crossMesh()) return key;
+  appendBytes(key, problem.crossMesh());
+  if (problem.crossMesh())
+    for (const ProcessMesh* mesh : {&problem.src.mesh, &problem.dst.mesh}) {
+      appendBytes(key, mesh->idsKnown);
+      appendBytes(key, mesh->shape.size());
+      for (int64_t extent : mesh->shape) appendBytes(key, extent);
+      appendBytes(key, mesh->processIds.size());
+      for (int64_t id : mesh->processIds) appendBytes(key, id);
+    }
   appendBytes(key, problem.tensor.dtype);
   for (const std::vector<int64_t>* list : {&problem.tensor.shape, &problem.src.mesh.shape}) {
     appendBytes(key, list->size());
@@ -600,12 +611,19 @@ std::string routeKey(const Problem& problem, const CostModel& costs) {
 
 // A program repeats its reshards (every layer, forward and backward, each
 // stage on its own processes): each thread remembers the routes it chose, at
-// most kRouteMemoEntries of them (then it starts again), each a few
-// placement lists of at most (mesh dims) entries.
+// most kRouteMemoEntries of them whose keys hold at most kRouteMemoKeyBytes
+// (keys between meshes hold their process ids; then it starts again), each a
+// few placement lists of at most (mesh dims) entries.
 constexpr size_t kRouteMemoEntries = 4096;
+constexpr size_t kRouteMemoKeyBytes = size_t{16} << 20;
 
-std::unordered_map<std::string, ChosenRoute>& routeMemo() {
-  thread_local std::unordered_map<std::string, ChosenRoute> memo;
+struct RouteMemo {
+  std::unordered_map<std::string, ChosenRoute> routes;
+  size_t keyBytes = 0;
+};
+
+RouteMemo& routeMemo() {
+  thread_local RouteMemo memo;
   return memo;
 }
 
@@ -614,15 +632,16 @@ std::unordered_map<std::string, ChosenRoute>& routeMemo() {
 Plan planMinCost(const ReshardRequest& request, const CostModel& costs) {
   const Problem problem = prepare(request);
   const std::string key = routeKey(problem, costs);
-  auto& memo = routeMemo();
-  if (!key.empty())
-    if (auto known = memo.find(key); known != memo.end()) return builtPlan(problem, known->second, costs);
+  RouteMemo& memo = routeMemo();
+  if (auto known = memo.routes.find(key); known != memo.routes.end()) return builtPlan(problem, known->second, costs);
   Plan plan;
   ChosenRoute chosen = chooseRoute(problem, costs, plan);
-  if (!key.empty()) {
-    if (memo.size() >= kRouteMemoEntries) memo.clear();
-    memo.emplace(key, std::move(chosen));
+  if (memo.routes.size() >= kRouteMemoEntries || memo.keyBytes + key.size() > kRouteMemoKeyBytes) {
+    memo.routes.clear();
+    memo.keyBytes = 0;
   }
+  memo.keyBytes += key.size();
+  memo.routes.emplace(key, std::move(chosen));
   return plan;
 }
 

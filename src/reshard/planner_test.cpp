@@ -566,3 +566,20 @@ TEST_CASE("planner: several split or partial mesh dims gather or scatter in one 
     checkExecutes(planMinCost(request({5, 3, 7}, attrOn(mesh, {0, 2, -1}), attrOn(mesh, {-1, -1, -1})), kCosts));
   }
 }
+
+TEST_CASE("planner: a tensor is too large only where a padded buffer could overflow 64 bits") {
+  // 8 dims of 4 on an 8-dim mesh of 256 ranks: 256 KiB; padding each dim by
+  // the whole mesh's ranks (260^8 x 4 bytes) called it too large.
+  const ProcessMesh mesh(std::vector<int64_t>(8, 2), [] {
+    std::vector<int64_t> ids(256);
+    for (int64_t id = 0; id < 256; ++id) ids[static_cast<size_t>(id)] = id;
+    return ids;
+  }());
+  const ReshardRequest request{std::vector<int64_t>(8, 4), DType::F32,
+                               TensorDistAttr{mesh, {0, 1, 2, 3, 4, 5, 6, 7}, {}, {}},
+                               TensorDistAttr{mesh, std::vector<int64_t>(8, -1), {}, {}}};
+  CHECK_FALSE(planMinCost(request, CostModel{}).steps.empty());
+  ReshardRequest huge = request;
+  huge.shape[0] = int64_t{1} << 61;
+  CHECK_THROWS_AS(planMinCost(huge, CostModel{}), PlanError);
+}

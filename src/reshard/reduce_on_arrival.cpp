@@ -37,18 +37,15 @@ bool sharesProcesses(const ProcessMesh& a, const ProcessMesh& b) {
   return false;
 }
 
-// Each source sends to each destination whose new box meets its piece: up to
-// sources x destinations sends, every one listed in the step. Beyond this
-// many the move is not considered (work and memory bounded: a partial on a
-// 1-D mesh of 4,096 ranks to another would list 16.7M pairs), and the
-// collectives of meshChange serve.
-constexpr int64_t kMaxArrivalPairs = int64_t{1} << 16;
-
 }  // namespace
 
 std::optional<Edge> reduceOnArrival(const Layout& from, const Layout& to, const TensorSpec& tensor,
                                     const CostModel& costs) {
-  if (from.mesh.size() > kMaxArrivalPairs / std::max<int64_t>(to.mesh.size(), 1)) return std::nullopt;
+  // Each source sends to each destination whose new box meets its piece: up
+  // to sources x destinations sends, every one listed in the step. Beyond
+  // kMaxSendRecvPairs the move is not considered (a partial on a 1-D mesh of
+  // 4,096 ranks to another would list 16.7M pairs): meshChange's collectives serve.
+  if (from.mesh.size() > kMaxSendRecvPairs / std::max<int64_t>(to.mesh.size(), 1)) return std::nullopt;
   const std::optional<ReduceType> type = singlePartial(from);
   if (!type || *type == ReduceType::Avg || !unreduced(to) || sharesProcesses(from.mesh, to.mesh)) return std::nullopt;
   if (!isRepresentable(to.placements, tensor.rank())) return std::nullopt;

@@ -77,15 +77,21 @@ void checkReachable(const Layout& dst, DType dtype) {
     }
 }
 
-// Every byte count of a plan (a step's padded buffer: each dim at most its
-// extent plus one chunk's padding per rank) must fit in 64 bits; a tensor
-// that could overflow one is refused here, never planned with a wrapped size.
+// Every byte count of a plan (a step's padded buffer) must fit in 64 bits; a
+// tensor that could overflow one is refused here, never planned with a
+// wrapped size. A tensor dim is split by one mesh dim at a time, so padded to
+// at most its extent plus that mesh dim's size (ceil(n/k) * k < n + k); a
+// collective over several mesh dims takes one padded chunk of each split dim
+// per member, which is no more. (Adding the whole mesh's ranks to every dim
+// refused a 16 GB tensor of 16 dims on a 16-dim mesh of 65,536 ranks.)
 void checkSizeFits(const Problem& problem) {
-  int64_t ranks = std::max(problem.src.mesh.size(), problem.dst.mesh.size());
+  int64_t widest = 1;  // the largest mesh dim of either mesh
+  for (const ProcessMesh* mesh : {&problem.src.mesh, &problem.dst.mesh})
+    for (int64_t extent : mesh->shape) widest = std::max(widest, extent);
   int64_t bound = dtypeSize(problem.tensor.dtype);
   for (int64_t extent : problem.tensor.shape) {
     int64_t padded = 0;
-    if (__builtin_add_overflow(extent, ranks, &padded) || __builtin_mul_overflow(bound, padded, &bound))
+    if (__builtin_add_overflow(extent, widest, &padded) || __builtin_mul_overflow(bound, padded, &bound))
       throw PlanError(fmt::format("the tensor ({}x{}) is too large: its size in bytes does not fit in 64 bits",
                                   fmt::join(problem.tensor.shape, "x"), dtypeName(problem.tensor.dtype)));
   }

@@ -3,11 +3,15 @@
 #include <algorithm>
 #include <map>
 #include <optional>
+#include <set>
+#include <span>
+#include <unordered_map>
 #include <utility>
 
 #include "reshard/local_box.h"
 #include "reshard/mesh_coords.h"
 #include "reshard/reduce_op.h"
+#include "reshard/send_recv/piece_grid.h"
 
 namespace reshardctl {
 
@@ -379,47 +383,76 @@ Step rankToRank(const Layout& from, const Layout& to, const TensorSpec& tensor, 
   return step;
 }
 
-// Source processes holding the same box, in mesh order.
-struct ReplicaSet {
-  Box box;
-  std::vector<int64_t> processes;
+// The least loaded holder of each source piece (by bytes sent so far in the
+// step, the first in mesh order among equals), kept ordered as sends are
+// added: O(log holders) a pair. A process holds one piece of the source, so
+// only its own piece's sends change its load.
+class SenderChoice {
+ public:
+  SenderChoice(const Layout& from, const PieceGrid& grid) : from_(from), grid_(grid) {
+    for (int64_t position = 0; position < from.mesh.size(); ++position)
+      positionOf_.emplace(processIdAt(from.mesh, position), position);
+  }
+
+  // The destination itself when it holds the piece, else the least loaded holder.
+  int64_t choose(int64_t piece, int64_t destination) {
+    if (auto held = positionOf_.find(destination); held != positionOf_.end() && grid_.pieceAt(held->second) == piece)
+      return destination;
+    const int64_t least = loadsOf(piece).begin()->second;
+    return processIdAt(from_.mesh, grid_.holders(piece)[static_cast<size_t>(least)]);
+  }
+
+  void sent(int64_t piece, int64_t sender, int64_t bytes) {
+    std::set<std::pair<int64_t, int64_t>>& loads = loadsOf(piece);
+    const int64_t position = positionOf_.at(sender);
+    const std::span<const int64_t> holders = grid_.holders(piece);
+    const int64_t index = std::lower_bound(holders.begin(), holders.end(), position) - holders.begin();
+    int64_t& load = loadOf_[sender];
+    loads.erase({load, index});
+    load += bytes;
+    loads.insert({load, index});
+  }
+
+ private:
+  std::set<std::pair<int64_t, int64_t>>& loadsOf(int64_t piece) {
+    auto [found, added] = loads_.try_emplace(piece);
+    if (added)
+      for (size_t index = 0; index < grid_.holders(piece).size(); ++index)
+        found->second.insert({0, static_cast<int64_t>(index)});
+    return found->second;
+  }
+
+  const Layout& from_;
+  const PieceGrid& grid_;
+  std::unordered_map<int64_t, int64_t> positionOf_;  // process id -> source mesh position
+  std::unordered_map<int64_t, int64_t> loadOf_;      // process id -> bytes sent
+  std::unordered_map<int64_t, std::set<std::pair<int64_t, int64_t>>> loads_;  // piece -> (bytes, holder index)
 };
 
-std::vector<ReplicaSet> replicaSets(const Layout& layout, const TensorSpec& tensor) {
-  std::vector<ReplicaSet> sets;
-  for (int64_t position = 0; position < layout.mesh.size(); ++position) {
-    const Box box = boxAt(tensor, layout, position);
-    auto same = std::find_if(sets.begin(), sets.end(), [&](const ReplicaSet& s) { return s.box == box; });
-    if (same == sets.end()) same = sets.insert(sets.end(), ReplicaSet{box, {}});
-    same->processes.push_back(processIdAt(layout.mesh, position));
-  }
-  return sets;
+// The pairs a move by intersection lists: per destination, one per source
+// piece its box meets (PieceGrid), found per block of chunks, never per pair
+// of ranks. O(destinations x tensor rank); saturates.
+int64_t intersectionPairs(const Layout& to, const PieceGrid& sources, const TensorSpec& tensor) {
+  int64_t pairs = 0;
+  for (int64_t position = 0; position < to.mesh.size(); ++position)
+    if (__builtin_add_overflow(pairs, sources.countMeeting(boxAt(tensor, to, position)), &pairs)) return INT64_MAX;
+  return pairs;
 }
 
-int64_t chooseSender(const ReplicaSet& replicas, int64_t destination, const Traffic& traffic) {
-  const auto& candidates = replicas.processes;
-  if (std::find(candidates.begin(), candidates.end(), destination) != candidates.end()) return destination;
-  auto load = [&](int64_t id) {
-    auto found = traffic.sent.find(id);
-    return found == traffic.sent.end() ? int64_t{0} : found->second;
-  };
-  return *std::min_element(candidates.begin(), candidates.end(),
-                           [&](int64_t a, int64_t b) { return load(a) < load(b); });
-}
-
-Step byIntersection(const Layout& from, const Layout& to, const TensorSpec& tensor, Traffic& traffic) {
+Step byIntersection(const Layout& from, const Layout& to, const TensorSpec& tensor, const PieceGrid& sources,
+                    Traffic& traffic) {
   Step step;
-  const std::vector<ReplicaSet> sources = replicaSets(from, tensor);
+  SenderChoice senders(from, sources);
   for (int64_t position = 0; position < to.mesh.size(); ++position) {
     const int64_t destination = processIdAt(to.mesh, position);
     const Box wanted = boxAt(tensor, to, position);
-    for (const ReplicaSet& replicas : sources) {
-      const Box part = intersect(wanted, replicas.box);
-      if (part.empty()) continue;
-      const int64_t sender = chooseSender(replicas, destination, traffic);
+    sources.forEachMeeting(wanted, [&](int64_t piece) {
+      const int64_t bytes = intersect(wanted, sources.box(piece)).volume() * dtypeSize(tensor.dtype);
+      const int64_t sender = senders.choose(piece, destination);
       step.groups.push_back({sender, destination});
-      traffic.add(sender, destination, part.volume() * dtypeSize(tensor.dtype));
-    }
+      traffic.add(sender, destination, bytes);
+      if (sender != destination) senders.sent(piece, sender, bytes);
+    });
   }
   return step;
 }
@@ -457,13 +490,23 @@ std::optional<Edge> localMeshChange(const Layout& from, const Layout& to, const 
 
 }  // namespace
 
+int64_t maxSendRecvPairs(const ProcessMesh& from, const ProcessMesh& to) {
+  return std::max(kMaxSendRecvPairs, from.size() + to.size());
+}
+
 std::optional<Edge> meshChange(const Layout& from, const Layout& to, const TensorSpec& tensor,
                                const CostModel& costs) {
   const bool rankToRankPossible = from.mesh.shape == to.mesh.shape && from.placements == to.placements;
   if (!rankToRankPossible && (hasPartial(from) || hasPartial(to))) return std::nullopt;
   Traffic traffic;
-  Step step = rankToRankPossible ? rankToRank(from, to, tensor, traffic)
-                                 : byIntersection(from, to, tensor, traffic);
+  Step step;
+  if (rankToRankPossible) {
+    step = rankToRank(from, to, tensor, traffic);
+  } else {
+    const PieceGrid sources(tensor.shape, from);
+    if (intersectionPairs(to, sources, tensor) > maxSendRecvPairs(from.mesh, to.mesh)) return std::nullopt;
+    step = byIntersection(from, to, tensor, sources, traffic);
+  }
   if (traffic.sent.empty())
     if (std::optional<Edge> local = localMeshChange(from, to, tensor, costs)) return local;
   step.kind = StepKind::SendRecv;

@@ -71,6 +71,17 @@ std::optional<Edge> flattenedCollective(const Layout& from, const std::vector<in
 std::optional<Edge> collectiveChange(const Layout& from, const Placements& to, const TensorSpec& tensor,
                                      const CostModel& costs, StepDetail detail = StepDetail::Full);
 
+// The most [source, destination] pairs one send_recv found by intersection
+// (meshChange below) may list: kMaxSendRecvPairs, or one per process of the
+// two meshes where they hold more (a move in which each destination takes
+// one part is linear in the meshes). Beyond it, where destinations each
+// gather many pieces (S(0) on 4,096 ranks to R on 4,096 others: 16.7M pairs),
+// the move is not considered, and the planner moves the tensor another way
+// (collectives on either mesh around a move of one part per destination).
+// Counted per block of chunks before any pair is listed (send_recv/piece_grid.h).
+inline constexpr int64_t kMaxSendRecvPairs = int64_t{1} << 16;
+int64_t maxSendRecvPairs(const ProcessMesh& from, const ProcessMesh& to);
+
 // Moves the tensor from one mesh to another (send_recv). With equal mesh shapes
 // and equal placements, each destination takes the piece of a source position
 // with the same box: a process that already holds one keeps it when pieces are
@@ -82,15 +93,16 @@ std::optional<Edge> collectiveChange(const Layout& from, const Placements& to, c
 // replica (the destination process itself when it holds one, else the least
 // loaded). nullopt for any other pair. A move in which no process sends to
 // another is no send_recv: no step when every process already holds its new
-// piece, else a local `slice` of each destination's own piece. Pairs that stay
+// piece, else a local `slice` of each destination's own piece. nullopt too where
+// the pairs by intersection exceed maxSendRecvPairs. Pairs that stay
 // among the source mesh's processes are priced on its links
 // (CostModel::pointToPointUs), the others on the link between meshes.
 std::optional<Edge> meshChange(const Layout& from, const Layout& to, const TensorSpec& tensor,
                                const CostModel& costs);
 
 // The processes a permutation lists pairs for: it lists every destination's
-// parts by intersection, O(ranks^2) box intersections, so larger meshes only
-// take collectives.
+// parts by intersection (up to ranks^2 pairs where each gathers) and the
+// search tries it from every state, so larger meshes only take collectives.
 inline constexpr int64_t kPermutationRanks = 64;
 
 // Moves pieces point to point within one mesh (send_recv pairs, all in one

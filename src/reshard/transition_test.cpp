@@ -2,10 +2,15 @@
 
 #include <doctest/doctest.h>
 
+#include <algorithm>
+#include <map>
+#include <numeric>
 #include <random>
 
 #include "exec/cpu_executor.h"
 #include "exec/reference_data.h"
+#include "reshard/local_box.h"
+#include "reshard/mesh_coords.h"
 #include "reshard/plan_alternatives.h"
 #include "reshard/planner.h"
 #include "reshard/reduce_on_arrival.h"
@@ -217,4 +222,132 @@ TEST_CASE("reduce on arrival: every reduce type but AVG, to shards and replicas,
       plan.steps = {*edge->step};
       checkExecutes(plan);
     }
+}
+
+namespace {
+
+// The pairs of a move by intersection found the slow way, as meshChange found
+// them before it derived them per block: each destination in mesh order, the
+// distinct source boxes in order of first appearance, each part from the
+// destination itself when it holds that box, else the holder that has sent
+// the fewest bytes (the first in mesh order among equals).
+std::vector<std::vector<int64_t>> pairsRankByRank(const Layout& from, const Layout& to, const TensorSpec& tensor) {
+  std::vector<std::pair<Box, std::vector<int64_t>>> sources;
+  for (int64_t position = 0; position < from.mesh.size(); ++position) {
+    const Box box = localBox(tensor.shape, from, meshCoord(from.mesh, position));
+    auto same = std::find_if(sources.begin(), sources.end(), [&](const auto& s) { return s.first == box; });
+    if (same == sources.end()) same = sources.insert(sources.end(), {box, {}});
+    same->second.push_back(processIdAt(from.mesh, position));
+  }
+  std::map<int64_t, int64_t> sent;
+  std::vector<std::vector<int64_t>> pairs;
+  for (int64_t position = 0; position < to.mesh.size(); ++position) {
+    const int64_t destination = processIdAt(to.mesh, position);
+    const Box wanted = localBox(tensor.shape, to, meshCoord(to.mesh, position));
+    for (const auto& [box, holders] : sources) {
+      const Box part = intersect(wanted, box);
+      if (part.empty()) continue;
+      int64_t sender = holders.front();
+      if (std::find(holders.begin(), holders.end(), destination) != holders.end()) {
+        sender = destination;
+      } else {
+        for (int64_t holder : holders)
+          if (sent[holder] < sent[sender]) sender = holder;
+        sent[sender] += part.volume() * dtypeSize(tensor.dtype);
+      }
+      pairs.push_back({sender, destination});
+    }
+  }
+  return pairs;
+}
+
+Placements randomUnreduced(std::mt19937_64& rng, int64_t meshDims, int64_t tensorRank) {
+  for (;;) {
+    Placements placements;
+    for (int64_t dim = 0; dim < meshDims; ++dim) {
+      const int64_t choice = static_cast<int64_t>(rng() % static_cast<uint64_t>(tensorRank + 1)) - 1;
+      placements.push_back(choice < 0 ? R() : S(choice));
+    }
+    if (isRepresentable(placements, tensorRank)) return placements;
+  }
+}
+
+ProcessMesh randomMesh(std::mt19937_64& rng, std::vector<int64_t>& pool) {
+  std::vector<int64_t> shape;
+  int64_t size = 1;
+  for (uint64_t dims = 1 + rng() % 3; dims-- > 0;) {
+    shape.push_back(1 + static_cast<int64_t>(rng() % 3));
+    size *= shape.back();
+  }
+  std::shuffle(pool.begin(), pool.end(), rng);
+  return ProcessMesh(shape, std::vector<int64_t>(pool.begin(), pool.begin() + size));
+}
+
+}  // namespace
+
+TEST_CASE("meshChange by intersection: the pairs per block of chunks are the pairs found rank by rank") {
+  std::mt19937_64 rng(11);
+  std::vector<int64_t> pool(40);
+  std::iota(pool.begin(), pool.end(), 0);
+  int compared = 0;
+  for (int trial = 0; trial < 400; ++trial) {
+    const ProcessMesh fromMesh = randomMesh(rng, pool);
+    const ProcessMesh toMesh = randomMesh(rng, pool);  // may share processes with the source
+    TensorSpec tensor{{}, DType::F32};
+    for (uint64_t dims = 1 + rng() % 3; dims-- > 0;) tensor.shape.push_back(1 + static_cast<int64_t>(rng() % 7));
+    const Layout from{fromMesh, randomUnreduced(rng, fromMesh.ndim(), tensor.rank())};
+    const Layout to{toMesh, randomUnreduced(rng, toMesh.ndim(), tensor.rank())};
+    if (from.mesh.shape == to.mesh.shape && from.placements == to.placements) continue;  // rank to rank
+    const auto edge = meshChange(from, to, tensor, kCosts);
+    REQUIRE(edge);
+    if (!edge->step || edge->step->kind != StepKind::SendRecv) continue;  // nothing sent
+    CAPTURE(layoutText(from));
+    CAPTURE(layoutText(to));
+    CHECK(edge->step->groups == pairsRankByRank(from, to, tensor));
+    ++compared;
+  }
+  CHECK(compared > 200);
+}
+
+TEST_CASE("meshChange by intersection: at most maxSendRecvPairs pairs, counted before any is listed") {
+  const TensorSpec tensor{{8192, 8}, DType::F32};
+  auto mesh1d = [](int64_t size, int64_t first) {
+    std::vector<int64_t> ids(static_cast<size_t>(size));
+    std::iota(ids.begin(), ids.end(), first);
+    return ProcessMesh({size}, ids);
+  };
+  // 256 x 256 pieces: exactly the bound, listed destination by destination.
+  const auto gathered = meshChange({mesh1d(256, 0), {S(0)}}, {mesh1d(256, 256), {R()}}, tensor, kCosts);
+  REQUIRE(gathered);
+  REQUIRE(gathered->step);
+  CHECK(gathered->step->groups.size() == static_cast<size_t>(kMaxSendRecvPairs));
+  CHECK(gathered->step->groups[257] == std::vector<int64_t>{1, 257});
+  // 4,096 x 4,096 pieces (16.7M pairs): not considered.
+  CHECK_FALSE(meshChange({mesh1d(4096, 0), {S(0)}}, {mesh1d(4096, 4096), {R()}}, tensor, kCosts));
+  // A resplit lists each destination's meeting chunks: 4,096 + 2,048 - 1 pairs.
+  const auto resplit = meshChange({mesh1d(4096, 0), {S(0)}}, {mesh1d(3000, 4096), {S(0)}}, tensor, kCosts);
+  REQUIRE(resplit);
+  REQUIRE(resplit->step);
+  CHECK(resplit->step->groups.size() <= static_cast<size_t>(4096 + 3000));
+  // Where the meshes hold more processes than the bound, one part per destination stays possible.
+  const auto replicas = meshChange({mesh1d(40000, 0), {R()}}, {mesh1d(40000, 40000), {S(0)}},
+                                   TensorSpec{{40000, 8}, DType::F32}, kCosts);
+  REQUIRE(replicas);
+  REQUIRE(replicas->step);
+  CHECK(replicas->step->groups.size() == 40000);
+  CHECK(maxSendRecvPairs(mesh1d(40000, 0), mesh1d(40000, 40000)) == 80000);
+}
+
+TEST_CASE("planner cross-mesh: P(SUM) between two 1-D meshes of 4,096 ranks lists no more pairs than the bound") {
+  std::vector<int64_t> first(4096), second(4096);
+  std::iota(first.begin(), first.end(), 0);
+  std::iota(second.begin(), second.end(), 4096);
+  const ProcessMesh source({4096}, first), destination({4096}, second);
+  const ReshardRequest request{{2048, 1024}, DType::F32, attrOn(source, {-1, -1}, {{0, ReduceType::Sum}}),
+                               attrOn(destination, {-1, -1})};
+  const Plan plan = planMinCost(request, CostModel{});
+  REQUIRE_FALSE(plan.steps.empty());
+  for (const Step& step : plan.steps)
+    if (step.kind == StepKind::SendRecv) CHECK(step.groups.size() <= static_cast<size_t>(kMaxSendRecvPairs));
+  CHECK(plan.dst.placements == Placements{R()});
 }

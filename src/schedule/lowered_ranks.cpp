@@ -34,6 +34,22 @@ bool mergeRings(const std::map<int64_t, std::vector<int64_t>>& rings, int64_t ra
 
 }  // namespace
 
+std::optional<std::string> loweringWorkRefusal(std::string_view what, const Program& dist, size_t ranks,
+                                               std::optional<size_t> groupMembers) {
+  const size_t ops = opCount(dist);
+  const size_t perRank = ops + groupMembers.value_or(0);
+  if (ranks == 0 || perRank <= kMaxLoweredOps / ranks) return std::nullopt;
+  const double total = static_cast<double>(perRank) * static_cast<double>(ranks);
+  if (!groupMembers)
+    return fmt::format("lowering {} ops for each of {} ranks is {:.0f} ops, more than {} ({}): check the per-rank "
+                       "programs instead",
+                       ops, ranks, total, what, kMaxLoweredOps);
+  return fmt::format("lowering one rank is {} units of work ({} ops, and {} members of the process groups its "
+                     "reshards make or find); for each of {} ranks that is {:.0f}, more than {} ({}): check the "
+                     "per-rank programs or a smaller mesh instead",
+                     perRank, ops, *groupMembers, ranks, total, what, kMaxLoweredOps);
+}
+
 bool isDistProgram(const Program& program) {
   bool distributed = false, lowered = false;
   walkOps(*program.body(), [&](const Operation* op) {
@@ -48,13 +64,12 @@ LoweredRanks lowerEveryRank(const Program* dist, const LoweredRankSink& sink, Di
   LoweredRanks lowered;
   if (!dist || !checkLowerable(*dist, diagnostics)) return lowered;
   lowered.ranks = programRanks(*dist);
-  const size_t ops = opCount(*dist);
-  if (lowered.ranks.empty() || ops > kMaxLoweredOps / lowered.ranks.size()) {
-    diagnostics.error(lowered.ranks.empty()
-                          ? std::string("the program's meshes name no process ids: there is no rank to lower for")
-                          : fmt::format("lowering {} ops for each of {} ranks is {} ops, more than schedule lowers "
-                                        "({}): check the per-rank programs instead",
-                                        ops, lowered.ranks.size(), ops * lowered.ranks.size(), kMaxLoweredOps));
+  if (lowered.ranks.empty()) {
+    diagnostics.error("the program's meshes name no process ids: there is no rank to lower for");
+    return lowered;
+  }
+  if (auto refusal = loweringWorkRefusal("schedule lowers", *dist, lowered.ranks.size(), std::nullopt)) {
+    diagnostics.error(*refusal);
     return lowered;
   }
   for (size_t i = 0; i < lowered.ranks.size(); ++i) {
@@ -69,6 +84,12 @@ LoweredRanks lowerEveryRank(const Program* dist, const LoweredRankSink& sink, Di
       return lowered;
     }
     if (!summary.ok || !mergeRings(summary.rings, lowered.ranks[i], lowered.groups, diagnostics)) return lowered;
+    // Every rank asks for the same groups: the first one's figure is each one's.
+    if (i == 0)
+      if (auto refusal = loweringWorkRefusal("schedule lowers", *dist, lowered.ranks.size(), summary.groupMembers)) {
+        diagnostics.error(*refusal);
+        return lowered;
+      }
     sink(lowered.ranks[i], *program);
   }
   lowered.ok = true;

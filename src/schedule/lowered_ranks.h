@@ -13,6 +13,9 @@
 #include <cstdint>
 #include <functional>
 #include <memory>
+#include <optional>
+#include <string>
+#include <string_view>
 #include <vector>
 
 #include "ir/diagnostics.h"
@@ -22,9 +25,22 @@
 
 namespace reshardctl {
 
-// The bound on the work: ranks x ops lowered (8 ranks of a 2M-op program, or
-// 1024 ranks of 16k ops); above it the run is refused.
+// The bound on the work of lowering every rank: ranks x (ops + the members of
+// the process groups one rank's lowering asks for). Each rank makes every
+// group in the same order (process_groups.h): a group of each mesh a
+// collective runs on, one of each pair a send_recv sends between, so a
+// reshard's lowering grows with its meshes' ranks and its plan's pairs on
+// every rank. 8 ranks of a 2M-op program, or 2,048 ranks each asking for
+// groups of 8,192 members in all; above it the run is refused.
 inline constexpr size_t kMaxLoweredOps = size_t{1} << 24;
+
+// The refusal (a message) where lowering `ranks` ranks of `dist`, each
+// costing its ops + `groupMembers` (LowerSummary::groupMembers of one rank;
+// nullopt before any rank is lowered: the ops alone), exceeds kMaxLoweredOps;
+// nullopt where it fits. `what`: whose bound, for the message ("schedule
+// lowers": "... more than schedule lowers (16777216)").
+std::optional<std::string> loweringWorkRefusal(std::string_view what, const Program& dist, size_t ranks,
+                                               std::optional<size_t> groupMembers);
 
 // Takes each rank's dense program as it is made, in rank order; the program
 // is dropped when it returns.

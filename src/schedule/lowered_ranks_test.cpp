@@ -117,3 +117,36 @@ TEST_CASE("lowered ranks: every rank lowers a clone, so the dist program stays a
 }
 
 }  // namespace reshardctl
+
+namespace reshardctl {
+
+TEST_CASE("lowered ranks: the work of lowering every rank counts the process groups each rank makes") {
+  // An all_gather over one 1-D mesh of N ranks: every rank's lowering makes
+  // the group of all N, so the work grows as N x N.
+  auto allGatherOn = [](int64_t ranks) {
+    std::string ids;
+    for (int64_t id = 0; id < ranks; ++id) ids += (id ? "," : "") + std::to_string(id);
+    const std::string mesh = "{shape:[" + std::to_string(ranks) + "],process_ids:[" + ids + "]}";
+    const std::string rows = std::to_string(2 * ranks);  // split evenly, as Paddle's s_to_r needs
+    const std::string type =
+        "pd_dist.tensor<" + rows + "x4xf32, mesh_shape:[" + std::to_string(ranks) + "],dims_mappings:[";
+    return "{\n    (%0) = \"pd_op.data\" () {dtype:(pd_op.DataType)float32,name:\"x\",op_dist_attr:{mesh:" + mesh +
+           ",result(0):{dims_maping:[0,-1]}},place:(pd_op.Place)Place(undefined:0),shape:(pd_op.IntArray)[" + rows +
+           ",4],stop_gradient:[true]} : () -> " + type + "0,-1]>\n    (%1) = \"pd_op.relu\" (%0) {op_dist_attr:{mesh:" +
+           mesh + ",operand(0):{dims_maping:[-1,-1]},result(0):{dims_maping:[-1,-1]}},stop_gradient:[false]} : (" +
+           type + "0,-1]>) -> " + type + "-1,-1]>\n}\n";
+  };
+  DistSchedule fits;
+  fits.text = allGatherOn(64);
+  lowerText(fits, "fits.ir", true);
+  CHECK(fits.lowered.ok);
+  DistSchedule refused;
+  refused.text = allGatherOn(4200);
+  lowerText(refused, "refused.ir", true);
+  CHECK_FALSE(refused.lowered.ok);
+  CHECK(refused.first.errors().find("for each of 4200 ranks that is") != std::string::npos);
+  CHECK(refused.first.errors().find("more than schedule lowers (16777216)") != std::string::npos);
+  CHECK(refused.schedule.ranks.empty());  // refused after the first rank, before any was handed on
+}
+
+}  // namespace reshardctl

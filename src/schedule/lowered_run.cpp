@@ -179,7 +179,7 @@ std::optional<Tensor> LoweredValidation::pieceFor(const Value* value, int64_t ra
   if (value->dist == nullptr || serial.isList) return serial;
   try {
     const Layout& layout = layouts_.of(*value->dist);
-    const std::optional<MeshCoord> coord = coordOf(layout.mesh, rank);
+    const std::optional<MeshCoord> coord = layouts_.coordOf(*value->dist, rank);
     if (!coord) return std::nullopt;
     return pieceOf(serial, layout, *coord);
   } catch (const LayoutError&) {
@@ -215,7 +215,7 @@ LocalRunHooks LoweredValidation::rankHooks(size_t index, RankRendezvous& rendezv
     if (!v || !v->dist || v->id >= serial_.values.size() || !serial_.values[v->id]) return std::nullopt;
     try {
       const Layout& layout = layouts_.of(*v->dist);
-      const std::optional<MeshCoord> coord = coordOf(layout.mesh, rank);
+      const std::optional<MeshCoord> coord = layouts_.coordOf(*v->dist, rank);
       if (!coord) return std::nullopt;
       return pieceBox(serial_.values[v->id]->shape, layout, *coord).begin;
     } catch (const LayoutError&) {
@@ -243,11 +243,14 @@ std::optional<OpResults> LoweredValidation::communicate(size_t index, const Oper
                                                         RankRendezvous& rendezvous) {
   auto found = captures_[index].calls.find(&op);
   if (found == captures_[index].calls.end()) return std::nullopt;  // not a call, or one schedule could not read
-  // An unknown operand (interp: fed by an op not simulated) travels only by a
-  // send, as "unknown"; a collective over it is left out as before.
+  // An unknown operand (interp: fed by an op not simulated, on this rank
+  // only where a kernel fails on its piece) still meets the peers, as
+  // "unknown": a send delivers it, a collective's results are then unknown on
+  // every member. Left out, its peers would wait for it forever (a hang
+  // reported where the rank did arrive).
   const bool unknown = std::find(operands.begin(), operands.end(), nullptr) != operands.end();
-  if (unknown && found->second->kind != CommKind::Send) return std::nullopt;
-  std::optional<Tensor> result = rendezvous.communicate(index, *found->second, operands.empty() ? nullptr : operands[0]);
+  const Tensor* operand = operands.empty() || unknown ? nullptr : operands[0];
+  std::optional<Tensor> result = rendezvous.communicate(index, *found->second, operand);
   OpResults results(op.numResults());
   if (!results.empty() && result) {
     const Value* value = op.result(0);

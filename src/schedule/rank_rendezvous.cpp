@@ -178,6 +178,7 @@ void RankRendezvous::tryCollective(size_t index, const CommCall& call) {
       for (size_t j : arrived) stopWaiting(j, "collective", message);
       return;
     }
+  // A member's unknown (or absent) operand leaves every member's result unknown.
   std::map<int64_t, Tensor> results;
   if (operands.size() == members.size()) {
     try {

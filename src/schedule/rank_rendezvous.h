@@ -50,9 +50,11 @@ class RankRendezvous {
 
   // Rank `index` at `call` with `operand` (null for a call without one): the
   // call's result once it ran (nullopt for a send, a barrier or no operand).
-  // A send whose operand is null (a value the run does not know: fed by an op
-  // it does not simulate) still reaches its receiver, whose result is then
-  // nullopt (unknown) rather than a wait that never ends.
+  // A call whose operand is null (a value the run does not know: fed by an op
+  // it does not simulate) still meets its peers: a send reaches its receiver,
+  // whose result is then nullopt (unknown), and a collective runs when all its
+  // members arrive, every member's result unknown where one operand is,
+  // rather than a wait that never ends.
   std::optional<Tensor> communicate(size_t index, const CommCall& call, const Tensor* operand);
 
   const std::vector<RendezvousFinding>& findings() const { return findings_; }

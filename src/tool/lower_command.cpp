@@ -15,6 +15,7 @@
 #include "lower/lower_program.h"
 #include "passes/partition_pass.h"
 #include "passes/pass_runner.h"
+#include "schedule/lowered_ranks.h"
 #include "support/failure.h"
 #include "syntax/printer.h"
 #include "tool/cli.h"
@@ -85,11 +86,19 @@ LowerOptions lowerOptions(int64_t rank, const LowerCommandOptions& options) {
                       options.release};
 }
 
+// `ranks`: how many are lowered; the first rank lowered (`first`) refuses
+// them all where its work times theirs exceeds schedule/lowered_ranks.h's bound.
 std::unique_ptr<Program> lowerClone(const Program& dist, int64_t rank, const LowerCommandOptions& options,
-                                    DiagnosticEngine& diagnostics) {
+                                    DiagnosticEngine& diagnostics, size_t ranks, bool first) {
   std::unique_ptr<Program> program = cloneProgram(dist);
   const LowerSummary summary = lowerProgram(*program, lowerOptions(rank, options), diagnostics);
-  return summary.ok ? std::move(program) : nullptr;
+  if (!summary.ok) return nullptr;
+  if (first)
+    if (auto refusal = loweringWorkRefusal("lower --all-ranks lowers", dist, ranks, summary.groupMembers)) {
+      diagnostics.error(*refusal);
+      return nullptr;
+    }
+  return program;
 }
 
 // Each rank lowers a clone of the dist program and is written and dropped
@@ -108,7 +117,8 @@ int writeRanks(Program& dist, const std::vector<int64_t>& ranks, const LowerComm
   }
   if (std::filesystem::is_directory(options.output)) {
     for (const int64_t rank : ranks) {
-      std::unique_ptr<Program> lowered = lowerClone(dist, rank, options, diagnostics);
+      const bool first = rank == ranks.front();
+      std::unique_ptr<Program> lowered = lowerClone(dist, rank, options, diagnostics, ranks.size(), first);
       if (!lowered) return kExitBadInput;
       const std::string path = (std::filesystem::path(options.output) / fmt::format("rank{}.ir", rank)).string();
       if (int status = writeProgram(*lowered, path, diagnostics); status != kExitOk) return status;
@@ -117,7 +127,8 @@ int writeRanks(Program& dist, const std::vector<int64_t>& ranks, const LowerComm
   }
   return writeOutputUnlessFailed(options.output, diagnostics, [&](OutputSink& out) -> int {
     for (const int64_t rank : ranks) {
-      std::unique_ptr<Program> lowered = lowerClone(dist, rank, options, diagnostics);
+      const bool first = rank == ranks.front();
+      std::unique_ptr<Program> lowered = lowerClone(dist, rank, options, diagnostics, ranks.size(), first);
       if (!lowered) return kExitBadInput;
       out.write(logLabel(rank, options.stage, lowered->isFragment()));
       if (!printProgram(*lowered, out)) return kExitUsage;
