@@ -115,6 +115,11 @@ class AttributeMemo {
   // when found, read.distSharedText is that op's copy of the text (learn
   // then neither copies nor hashes it again).
   const OpDistAttr* distReadFrom(DictionaryRead& read) const;
+  // Calls visit(text, attr) for every op_dist_attr text read so far.
+  template <typename Visit>
+  void forEachDist(Visit visit) const {
+    distByText_.forEach(visit);
+  }
   // Called once an op named `opName` (interned) is built from `read`:
   // `interned` is its dictionary as kept, `dist` what distText reads as.
   void learn(std::string_view opName, const DictionaryRead& read, std::string_view interned,
