@@ -1,6 +1,7 @@
-// Two hand-written PEGTL rules that match what the structured rules of
+// Hand-written PEGTL rules that match what the structured rules of
 // pir_grammar.h match, in one tight loop: a verbatim attribute value (the
-// scan of top_level_scan.h) and the angle-bracketed part of a type. Almost
+// scan of top_level_scan.h), the angle-bracketed part of a type, names, and
+// the whitespace between tokens. Almost
 // every byte of a dump lies inside one of the two, so this is where parsing
 // time goes.
 //
@@ -139,6 +140,24 @@ struct identifier_run {
   }
 };
 
+// star< space > (space: ' ', '\n', '\r', '\t', '\v', '\f') by one loop: the
+// whitespace between two tokens, looked for some fifty times an op line,
+// mostly to find none. Never fails.
+struct space_run {
+  using rule_t = space_run;
+  using subs_t = tao::pegtl::empty_list;
+
+  static constexpr bool isSpace(char c) { return c == ' ' || (c >= '\t' && c <= '\r'); }
+
+  template <typename ParseInput>
+  [[nodiscard]] static bool match(ParseInput& in) {
+    const char* p = in.current();
+    while (p < in.end() && isSpace(*p)) ++p;
+    if (p != in.current()) in.bump(static_cast<size_t>(p - in.current()));
+    return true;
+  }
+};
+
 }  // namespace reshardctl::grammar
 
 // For pegtl::analyze: these rules consume input when they succeed.
@@ -148,6 +167,9 @@ struct tao::pegtl::analyze_traits<Name, reshardctl::grammar::fast_attr_value>
 template <typename Name>
 struct tao::pegtl::analyze_traits<Name, reshardctl::grammar::fast_angle_body>
     : tao::pegtl::analyze_any_traits<> {};
+// space_run may match nothing.
+template <typename Name>
+struct tao::pegtl::analyze_traits<Name, reshardctl::grammar::space_run> : tao::pegtl::analyze_opt_traits<> {};
 template <typename Name, bool Dots>
 struct tao::pegtl::analyze_traits<Name, reshardctl::grammar::identifier_run<Dots>>
     : tao::pegtl::analyze_any_traits<> {};

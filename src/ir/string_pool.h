@@ -4,9 +4,9 @@
 #pragma once
 
 #include <string_view>
-#include <unordered_set>
 
 #include "ir/arena.h"
+#include "support/text_hash_table.h"
 
 namespace reshardctl {
 
@@ -17,7 +17,7 @@ class StringPool {
 
  private:
   Arena storage_;
-  std::unordered_set<std::string_view> index_;
+  TextHashTable<bool> index_;  // the copies; the value is unused
 };
 
 }  // namespace reshardctl

@@ -3,8 +3,8 @@
 namespace reshardctl {
 
 const Type* TypeTable::find(std::string_view text) const {
-  auto it = types_.find(text);
-  return it == types_.end() ? nullptr : it->second;
+  const Type* const* found = types_.find(text);
+  return found ? *found : nullptr;
 }
 
 std::unique_ptr<Type> TypeTable::start(std::string_view text) {
@@ -14,14 +14,14 @@ std::unique_ptr<Type> TypeTable::start(std::string_view text) {
 }
 
 const Type* TypeTable::add(std::unique_ptr<Type> type) {
-  auto [it, fresh] = types_.emplace(type->text, type.get());
-  if (fresh) owned_.push_back(std::move(type));
-  return it->second;  // an equal text added before stays the one Type
+  auto entry = types_.insert(type->text, type.get());
+  if (entry.added) owned_.push_back(std::move(type));
+  return entry.value;  // an equal text added before stays the one Type
 }
 
 void TypeTable::adopt(const TypeTable& other) {
   types_.reserve(types_.size() + other.types_.size());
-  for (const auto& [text, type] : other.types_) types_.emplace(text, type);
+  other.types_.forEach([&](std::string_view text, const Type* type) { types_.insert(text, type); });
 }
 
 std::unordered_map<const Type*, const Type*> TypeTable::absorb(TypeTable& other) {
@@ -29,9 +29,9 @@ std::unordered_map<const Type*, const Type*> TypeTable::absorb(TypeTable& other)
   canonical.reserve(other.owned_.size());
   std::vector<Type*> moved;
   for (std::unique_ptr<Type>& type : other.owned_) {
-    auto [it, fresh] = types_.emplace(type->text, type.get());
-    canonical.emplace(type.get(), it->second);
-    if (!fresh) continue;
+    auto entry = types_.insert(type->text, type.get());
+    canonical.emplace(type.get(), entry.value);
+    if (!entry.added) continue;
     moved.push_back(type.get());
     owned_.push_back(std::move(type));
   }
@@ -42,7 +42,7 @@ std::unordered_map<const Type*, const Type*> TypeTable::absorb(TypeTable& other)
     }
   }
   other.owned_.clear();
-  other.types_.clear();
+  other.types_ = {};
   return canonical;
 }
 

@@ -14,6 +14,7 @@
 
 #include "ir/dist_attr.h"
 #include "ir/string_pool.h"
+#include "support/text_hash_table.h"
 
 namespace reshardctl {
 
@@ -62,7 +63,7 @@ class TypeTable {
 
  private:
   StringPool& strings_;
-  std::unordered_map<std::string_view, const Type*> types_;
+  TextHashTable<const Type*> types_;
   std::vector<std::unique_ptr<Type>> owned_;  // the types this table made
 };
 

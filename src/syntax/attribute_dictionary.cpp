@@ -142,8 +142,7 @@ std::string_view keptDictionary(DictionaryRead& read, StringPool& strings) {
 
 const AttributeMemo::PerName* AttributeMemo::find(std::string_view opName) const {
   if (!recognise_) return nullptr;
-  auto found = byName_.find(opName);
-  return found == byName_.end() ? nullptr : &found->second;
+  return byName_.find(opName);
 }
 
 size_t AttributeMemo::recallDictionary(std::string_view opName, std::string_view input,
@@ -177,18 +176,23 @@ size_t AttributeMemo::recallDist(std::string_view opName, std::string_view input
   return 0;
 }
 
-const OpDistAttr* AttributeMemo::distReadFrom(std::string_view text) const {
-  auto found = distByText_.find(text);
-  return found == distByText_.end() ? nullptr : found->second;
+const OpDistAttr* AttributeMemo::distReadFrom(DictionaryRead& read) const {
+  const auto* found = distByText_.findSlot(read.distText, hashText(read.distText));
+  if (!found) return nullptr;
+  read.distSharedText = found->key;
+  return found->value;
 }
 
 void AttributeMemo::learn(std::string_view opName, const DictionaryRead& read, std::string_view interned,
                           const OpDistAttr* dist, StringPool& strings) {
   if (!read.knownText.empty()) return;  // recognised whole: nothing new
-  PerName* recent = recognise_ ? &byName_[opName] : nullptr;
+  PerName* recent = recognise_ ? &byName_.insert(opName, PerName{}).value : nullptr;
   if (!read.distText.empty() && !read.knownDist) {
-    std::string_view stable = stableDistText(read, interned, strings);
-    distByText_.emplace(stable, dist);
+    std::string_view stable = read.distSharedText;
+    if (stable.empty()) {
+      stable = stableDistText(read, interned, strings);
+      distByText_.insert(stable, dist);
+    }
     if (recent) replaceOldest(recent->dists, recent->nextDist, Dist{stable, dist});
   }
   // A dictionary read as printed (interned verbatim, so nothing about it was

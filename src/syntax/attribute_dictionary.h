@@ -37,6 +37,7 @@
 
 #include "ir/dist_attr.h"
 #include "ir/string_pool.h"
+#include "support/text_hash_table.h"
 
 namespace reshardctl {
 
@@ -76,11 +77,12 @@ struct DictionaryRead {
   std::string_view distText;  // op_dist_attr's value; empty: none
   std::string_view knownText;             // text was recognised: its interned copy
   const OpDistAttr* knownDist = nullptr;  // distText was recognised: what it reads as
+  std::string_view distSharedText;  // distText was read by an earlier op: its stable copy (distReadFrom)
   bool verbatim = false;  // text was in Paddle's form, so interned as read
 
   void reset() {
     entries.clear();
-    text = distText = knownText = {};
+    text = distText = knownText = distSharedText = {};
     knownDist = nullptr;
     verbatim = false;
   }
@@ -109,8 +111,15 @@ class AttributeMemo {
   // The same for the op_dist_attr value that starts `input` (distText, knownDist).
   size_t recallDist(std::string_view opName, std::string_view input, DictionaryRead& read) const;
 
-  // The op_dist_attr any earlier op read from the same text, or nullptr.
-  const OpDistAttr* distReadFrom(std::string_view text) const;
+  // The op_dist_attr any earlier op read from read.distText, or nullptr;
+  // when found, read.distSharedText is that op's copy of the text (learn
+  // then neither copies nor hashes it again).
+  const OpDistAttr* distReadFrom(DictionaryRead& read) const;
+  // Calls visit(text, attr) for every op_dist_attr text read so far.
+  template <typename Visit>
+  void forEachDist(Visit visit) const {
+    distByText_.forEach(visit);
+  }
   // Called once an op named `opName` (interned) is built from `read`:
   // `interned` is its dictionary as kept, `dist` what distText reads as.
   void learn(std::string_view opName, const DictionaryRead& read, std::string_view interned,
@@ -137,8 +146,8 @@ class AttributeMemo {
   const PerName* find(std::string_view opName) const;
 
   bool recognise_;
-  std::unordered_map<std::string_view, PerName> byName_;
-  std::unordered_map<std::string_view, const OpDistAttr*> distByText_;
+  TextHashTable<PerName> byName_;
+  TextHashTable<const OpDistAttr*> distByText_;
 };
 
 }  // namespace parsing

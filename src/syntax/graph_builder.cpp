@@ -168,10 +168,10 @@ void reportDuplicateKeys(ParseState& st, const DictionaryRead& read) {
 
 // What the op's op_dist_attr text reads as: recognised while reading, read
 // by an earlier op from the same text, or read now.
-const OpDistAttr* readDistAttr(ParseState& st, const DictionaryRead& read) {
+const OpDistAttr* readDistAttr(ParseState& st, DictionaryRead& read) {
   if (read.distText.empty()) return nullptr;
   if (read.knownDist) return read.knownDist;
-  if (const OpDistAttr* earlier = st.attributeMemo.distReadFrom(read.distText)) return earlier;
+  if (const OpDistAttr* earlier = st.attributeMemo.distReadFrom(read)) return earlier;
   st.sawOpDistAttr = true;
   return st.program->keepOpDistAttr(readOpDistAttr(read.distText, st.at(read.distText.data()), &st.opDistStyle));
 }

@@ -10,26 +10,37 @@ const Type* ProgramJoiner::joinedType(const Type* type) const {
   return it == types_.end() ? type : it->second;  // nullptr, pendingType(): shared by every program
 }
 
-void ProgramJoiner::retype(Value& value, uint32_t idOffset) const {
+void ProgramJoiner::retype(Value& value, uint32_t idOffset, const SameDists& same) const {
   value.id += idOffset;
   const Type* before = value.type;
   const Type* after = joinedType(before);
-  if (after == before) return;
-  value.type = after;
-  if (value.dist == &before->dist) value.dist = &after->dist;  // else a copy with ids filled in: the part's
-}
-
-void ProgramJoiner::retypeAndRenumber(Block& block, uint32_t idOffset) {
-  for (Value* argument : block.arguments_) retype(*argument, idOffset);
-  for (Operation* op : block) {
-    for (uint32_t i = 0; i < op->numResults_; ++i) retype(op->results_[i], idOffset);
-    for (Block* region : op->regions()) retypeAndRenumber(*region, idOffset);
+  if (after != before) {
+    value.type = after;
+    if (value.dist == &before->dist) {
+      value.dist = &after->dist;
+      return;
+    }
+  }
+  // A copy with ids filled in: the part's, or an equal one made before.
+  if (value.dist && value.type && value.dist != &value.type->dist && !same.ofValues.empty()) {
+    if (auto it = same.ofValues.find(value.dist); it != same.ofValues.end()) value.dist = it->second;
   }
 }
 
-void ProgramJoiner::append(std::unique_ptr<Program> part) {
+void ProgramJoiner::retypeAndRenumber(Block& block, uint32_t idOffset, const SameDists& same) {
+  for (Value* argument : block.arguments_) retype(*argument, idOffset, same);
+  for (Operation* op : block) {
+    for (uint32_t i = 0; i < op->numResults_; ++i) retype(op->results_[i], idOffset, same);
+    if (op->header_.distAttr && !same.ofOps.empty()) {
+      if (auto it = same.ofOps.find(op->header_.distAttr); it != same.ofOps.end()) op->header_.distAttr = it->second;
+    }
+    for (Block* region : op->regions()) retypeAndRenumber(*region, idOffset, same);
+  }
+}
+
+void ProgramJoiner::append(std::unique_ptr<Program> part, const SameDists& same) {
   types_ = whole_.types_.absorb(part->types_);
-  retypeAndRenumber(*part->body_, whole_.nextValueId_);
+  retypeAndRenumber(*part->body_, whole_.nextValueId_, same);
   whole_.nextValueId_ += part->nextValueId_;
 
   Block& into = *whole_.body_;

@@ -7,6 +7,7 @@
 #include <utility>
 
 #include "ir/clone/program_join.h"
+#include "support/text_hash_table.h"
 #include "syntax/generation_detection.h"
 
 namespace reshardctl::parsing {
@@ -117,6 +118,45 @@ bool linkCrossUses(ParsedChunk& parsed, size_t k, const ChunkNames& names, const
   return true;
 }
 
+// The dist attrs the chunks made, each with the one the first chunk to make
+// it made: op_dist_attrs by their text, results' dists (generation A's ids
+// filled in, ParseState::resolvedCache) by their type's text and their
+// mesh. A later chunk's is replaced by that one when its program is joined,
+// so the joined program shares them as the serial parse does.
+class FirstDists {
+ public:
+  ProgramJoiner::SameDists sameAs(const ParseState& chunk) {
+    ProgramJoiner::SameDists same;
+    chunk.attributeMemo.forEachDist([&](std::string_view text, const OpDistAttr* attr) {
+      auto entry = opDists_.insert(text, attr);
+      if (!entry.added && entry.value != attr) same.ofOps.emplace(attr, entry.value);
+    });
+    for (const auto& [key, dist] : chunk.resolvedCache) {
+      auto [it, added] = resolved_.try_emplace(Resolved{key.type->text, key.mesh}, dist);
+      if (!added && it->second != dist) same.ofValues.emplace(dist, it->second);
+    }
+    return same;
+  }
+
+ private:
+  struct Resolved {
+    std::string_view typeText;
+    const ProcessMesh* mesh;
+    bool operator==(const Resolved& other) const {
+      return typeText == other.typeText && *mesh == *other.mesh && mesh->idsKnown == other.mesh->idsKnown;
+    }
+  };
+  struct ResolvedHash {
+    size_t operator()(const Resolved& r) const {
+      size_t hash = hashText(r.typeText);
+      for (int64_t id : r.mesh->processIds) hash = hash * 31 + static_cast<size_t>(id);
+      return hash;
+    }
+  };
+  TextHashTable<const OpDistAttr*> opDists_;
+  std::unordered_map<Resolved, const TensorDistAttr*, ResolvedHash> resolved_;
+};
+
 DistWriteStyle generationOf(const std::vector<std::unique_ptr<ParsedChunk>>& chunks) {
   GenerationEvidence all;
   for (const auto& parsed : chunks) {
@@ -141,8 +181,10 @@ std::unique_ptr<Program> stitchChunks(std::vector<std::unique_ptr<ParsedChunk>>&
   if (!names.build()) return nullptr;
   std::unique_ptr<Program> whole = std::move(chunks.front()->state->program);
   ProgramJoiner joiner(*whole);
+  FirstDists firstDists;
+  firstDists.sameAs(*chunks.front()->state);
   for (size_t k = 1; k < chunks.size(); ++k) {
-    joiner.append(std::move(chunks[k]->state->program));
+    joiner.append(std::move(chunks[k]->state->program), firstDists.sameAs(*chunks[k]->state));
     if (!linkCrossUses(*chunks[k], k, names, joiner)) return nullptr;
   }
   whole->setDistStyle(generationOf(chunks));

@@ -3,7 +3,9 @@
 // chunks' numbering checked to continue one another, the names a chunk used
 // and did not define resolved to the earlier chunks' values and linked in
 // the serial parse's order, the later chunks' programs joined to the first
-// (ir/clone/program_join.h), the print generation judged from every chunk's
+// (ir/clone/program_join.h) with their dist attrs equal to an earlier
+// chunk's replaced by that one (one per text, as the serial parse keeps, so
+// the partition pass's memo finds them), the print generation judged from every chunk's
 // text. Gives up (nullptr) on anything the serial parse would report or
 // might read differently; the caller then parses serially.
 #pragma once

@@ -3,6 +3,7 @@
 #include <doctest/doctest.h>
 
 #include <string>
+#include <unordered_map>
 #include <vector>
 
 #include <fmt/format.h>
@@ -17,7 +18,7 @@ namespace {
 
 struct Read {
   std::string printed;
-  std::string graph;  // ids, types and every use list in order
+  std::string graph;  // ids, types, every use list in order, which dist attrs are shared
   std::string diagnostics;
   size_t chunks = 1;
   size_t topLevelOps = 0;
@@ -38,11 +39,18 @@ Read readWith(const std::string& text, unsigned jobs, size_t opsPerChunk) {
   read.printed = printProgramToString(program);
   read.graph = checkGraph(program) + fmt::format(" values {}\n", program.valueCount());
   for (const Operation* op : *program.body()) read.topLevelOps += op != nullptr;
+  // Each dist attr by the order it was first met: ops and values share one
+  // where the serial parse shares one (the partition pass's memo keys on it).
+  std::unordered_map<const void*, size_t> firstMet;
+  auto sharing = [&](const void* attr) {
+    return attr ? std::to_string(firstMet.try_emplace(attr, firstMet.size()).first->second) : std::string("-");
+  };
   walkOps(*program.body(), [&](const Operation* op) {
+    read.graph += fmt::format("op dist {}\n", sharing(op->distAttr()));
     for (size_t i = 0; i < op->numResults(); ++i) {
       const Value* v = op->result(i);
-      read.graph += fmt::format("{} {} {}:", v->id, v->type ? v->type->text : "-",
-                                !v->type || program.types().find(v->type->text) == v->type);
+      read.graph += fmt::format("{} {} {} dist {}:", v->id, v->type ? v->type->text : "-",
+                                !v->type || program.types().find(v->type->text) == v->type, sharing(v->dist));
       for (const Operand* use = v->firstUse; use; use = use->nextUse())
         read.graph += fmt::format(" {}", use->owner()->numResults() ? use->owner()->result(0)->id : 0);
       read.graph += "\n";
