@@ -8,6 +8,7 @@
 
 #include "support/escape.h"
 #include "support/sequence_alignment.h"
+#include "support/text_hash_table.h"
 #include "syntax/attribute_dictionary.h"
 
 namespace reshardctl {
@@ -17,8 +18,6 @@ namespace {
 uint64_t mix(uint64_t seed, uint64_t value) {
   return seed ^ (value + 0x9e3779b97f4a7c15ULL + (seed << 6) + (seed >> 2));
 }
-
-uint64_t hashText(std::string_view text) { return std::hash<std::string_view>{}(text); }
 
 // What can be compared about one op on its own, ignored attributes left out.
 struct OpKey {

@@ -44,15 +44,24 @@ constexpr uint64_t kOdd1 = 0x9e3779b97f4a7c15ull;  // odd constants with mixed b
 constexpr uint64_t kOdd2 = 0xc2b2ae3d27d4eb4full;
 constexpr uint64_t kOdd3 = 0x165667b19e3779f9ull;
 
+// This process's hash seed, drawn once from the system's random source.
+// Input is untrusted: with a fixed hash, texts chosen to share a slot offline
+// would make every lookup of a parse walk one long run (quadratic work); a
+// seed unknown to the input's author leaves that to chance. Nothing the tool
+// prints depends on the seed (no table's order reaches output).
+uint64_t processSeed();
+
 }  // namespace text_hash_detail
 
-// A 64-bit hash of `text`: 16 bytes a step, the last 1..16 bytes read as two
-// (overlapping) words, the length folded in.
+// A 64-bit hash of `text` (seeded per process: compare hashes only within
+// one run): 16 bytes a step, the last 1..16 bytes read as two (overlapping)
+// words, the length folded in.
 inline uint64_t hashText(std::string_view text) {
   using namespace text_hash_detail;
+  static const uint64_t seed = processSeed();
   const char* p = text.data();
   size_t n = text.size();
-  uint64_t h = kOdd3 ^ (n * kOdd1);
+  uint64_t h = (kOdd3 ^ seed) ^ (n * kOdd1);
   while (n > 16) {
     h = fold(load64(p) ^ kOdd1, load64(p + 8) ^ h);
     p += 16;
