@@ -88,6 +88,8 @@ class SourceFile {
  private:
   SourceFile();
   void setText(std::string_view text);
+  // Where the line holding `offset` starts (and its number, into `line`).
+  size_t lineStart(size_t offset, size_t* line) const;
   // The stream read: its temporary file mapped where it spilled to one (read
   // back into memory if mapping fails), else its bytes. False: unreadable.
   bool mapSpilledStream();
