@@ -140,6 +140,14 @@ size_t SourceFile::lineStart(size_t offset, size_t* line) const {
   return where.lineStart;
 }
 
+std::optional<SourceFile> SourceFile::fromStream(std::string name, std::unique_ptr<StreamBuffer> stream) {
+  SourceFile file;
+  file.name_ = std::move(name);
+  file.stream_ = std::move(stream);
+  if (!file.mapSpilledStream()) return std::nullopt;
+  return file;
+}
+
 SourceFile::LineCol SourceFile::lineCol(size_t offset) const {
   offset = std::min(offset, text_.size());
   size_t line = 0;

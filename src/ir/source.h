@@ -55,6 +55,10 @@ class SourceFile {
   static std::optional<SourceFile> load(const std::string& path, std::string* error,
                                         const LoadOptions& options = {});
   static SourceFile fromString(std::string name, std::string text);
+  // The bytes of `stream` (StreamBuffer::append), mapped from its temporary
+  // file where it spilled to one, so that their pages can leave memory once
+  // read (dropPages); nullopt (errno set) where that file cannot be read back.
+  static std::optional<SourceFile> fromStream(std::string name, std::unique_ptr<StreamBuffer> stream);
 
   SourceFile(SourceFile&&) noexcept;
   SourceFile& operator=(SourceFile&&) noexcept;
