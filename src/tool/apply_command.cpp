@@ -16,7 +16,6 @@
 #include "report/unified_diff.h"
 #include "reshard/cost_model.h"
 #include "support/failure.h"
-#include "support/memory_release.h"
 #include "support/text.h"
 #include "syntax/printer.h"
 #include "tool/cli.h"
@@ -173,7 +172,6 @@ class ApplyRun {
     const std::string& name = loaded.source->name();
     const SourceFile after = fileWithProgram(*loaded.program, loaded);
     if (!options_.stats) loaded.program.reset();
-    releaseFreedMemory();  // the graph's pages, before the diff's tables
     UnifiedDiffOptions layout;
     layout.color = reporter_.colorStdout();
     layout.readPast = droppingPagesBehind(*loaded.source, 0, after, 0);

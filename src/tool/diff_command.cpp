@@ -9,7 +9,6 @@
 #include "report/result_json.h"
 #include "report/unified_diff.h"
 #include "support/failure.h"
-#include "support/memory_release.h"
 #include "tool/cli.h"
 #include "tool/cli_support.h"
 #include "tool/input_files.h"
@@ -88,7 +87,6 @@ bool writeUnifiedOutput(ProgramDiff diff, LoadedProgram& before, LoadedProgram& 
   diff = ProgramDiff{};
   before.program.reset();
   after.program.reset();
-  releaseFreedMemory();  // the graphs' pages, before the diff's tables
   UnifiedDiffOptions layout;
   layout.context = options.context;
   layout.color = color;
