@@ -30,11 +30,13 @@ void LineTable::scanTo(size_t offset) {
   scanLocked(offset);
 }
 
-LineTable::Position LineTable::locate(size_t offset) {
+LineTable::Position LineTable::locate(size_t offset, Scan* scan) {
   std::lock_guard<std::mutex> lock(mutex_);
   offset = std::min(offset, text_.size());
+  if (scan) scan->from = scanned_;
   // The newline ending the line before `offset` must be seen: scan to offset.
   if (offset >= scanned_) scanLocked(std::max(offset + 1, scanned_ + kScanAhead));
+  if (scan) scan->to = scanned_;
   // The last line start at or before `offset`.
   auto after = std::upper_bound(starts_.begin(), starts_.end(), offset);
   size_t index = static_cast<size_t>(after - starts_.begin()) - 1;

@@ -22,8 +22,14 @@ class LineTable {
 
   explicit LineTable(std::string_view text) : text_(text) {}
 
+  // The bytes a lookup read to extend the table: [from, to).
+  struct Scan {
+    size_t from = 0, to = 0;
+  };
+
   // The line holding `offset` (clamped to the text's size). Thread-safe.
-  Position locate(size_t offset);
+  // `scan`, when given, receives the bytes this lookup read.
+  Position locate(size_t offset, Scan* scan = nullptr);
   // Records every line start before `offset` now (e.g. while the bytes are
   // still in memory, before a mapped file's pages are dropped).
   void scanTo(size_t offset);

@@ -127,15 +127,37 @@ SourceFile SourceFile::fromString(std::string name, std::string text) {
   return file;
 }
 
+// A lookup past the line starts recorded so far reads the text up to it; the
+// pages it read of a mapped file go again behind it. Line numbers asked after
+// a parse that recorded none (the parallel parse's chunks drop their pages
+// without: json's "line", --check's findings) would otherwise bring the whole
+// input back into memory, one more input's size at the peak.
+size_t SourceFile::lineStart(size_t offset, size_t* line) const {
+  LineTable::Scan scan;
+  LineTable::Position where = lines_->locate(offset, &scan);
+  if (mapping_ && scan.to > scan.from) mapping_->dropPages(scan.from, scan.to);
+  if (line) *line = where.line;
+  return where.lineStart;
+}
+
+std::optional<SourceFile> SourceFile::fromStream(std::string name, std::unique_ptr<StreamBuffer> stream) {
+  SourceFile file;
+  file.name_ = std::move(name);
+  file.stream_ = std::move(stream);
+  if (!file.mapSpilledStream()) return std::nullopt;
+  return file;
+}
+
 SourceFile::LineCol SourceFile::lineCol(size_t offset) const {
   offset = std::min(offset, text_.size());
-  LineTable::Position where = lines_->locate(offset);
-  return LineCol{where.line, offset - where.lineStart + 1};
+  size_t line = 0;
+  size_t start = lineStart(offset, &line);
+  return LineCol{line, offset - start + 1};
 }
 
 std::string_view SourceFile::lineAt(size_t offset) const {
   offset = std::min(offset, text_.size());
-  size_t start = lines_->locate(offset).lineStart;
+  size_t start = lineStart(offset, nullptr);
   size_t end = text_.find('\n', offset);
   if (end == std::string_view::npos) end = text_.size();
   std::string_view line = text_.substr(start, end - start);

@@ -55,6 +55,10 @@ class SourceFile {
   static std::optional<SourceFile> load(const std::string& path, std::string* error,
                                         const LoadOptions& options = {});
   static SourceFile fromString(std::string name, std::string text);
+  // The bytes of `stream` (StreamBuffer::append), mapped from its temporary
+  // file where it spilled to one, so that their pages can leave memory once
+  // read (dropPages); nullopt (errno set) where that file cannot be read back.
+  static std::optional<SourceFile> fromStream(std::string name, std::unique_ptr<StreamBuffer> stream);
 
   SourceFile(SourceFile&&) noexcept;
   SourceFile& operator=(SourceFile&&) noexcept;
@@ -88,6 +92,8 @@ class SourceFile {
  private:
   SourceFile();
   void setText(std::string_view text);
+  // Where the line holding `offset` starts (and its number, into `line`).
+  size_t lineStart(size_t offset, size_t* line) const;
   // The stream read: its temporary file mapped where it spilled to one (read
   // back into memory if mapping fails), else its bytes. False: unreadable.
   bool mapSpilledStream();

@@ -3,8 +3,11 @@
 #include <fcntl.h>
 #include <unistd.h>
 
+#include <algorithm>
+#include <cstdint>
 #include <cstdio>
 #include <cstdlib>
+#include <fstream>
 #include <string>
 
 #include "ir/source.h"
@@ -33,7 +36,37 @@ std::string programOf(size_t bytes) {
   return text + "}\n";
 }
 
+// The resident bytes of the mapping holding `address` (/proc/self/smaps' Rss).
+size_t residentBytesOfMapping(const void* address) {
+  std::ifstream smaps("/proc/self/smaps");
+  const auto at = reinterpret_cast<uintptr_t>(address);
+  bool inside = false;
+  for (std::string line; std::getline(smaps, line);) {
+    uintptr_t begin = 0, end = 0;
+    if (std::sscanf(line.c_str(), "%lx-%lx ", &begin, &end) == 2) inside = begin <= at && at < end;
+    size_t kb = 0;
+    if (inside && std::sscanf(line.c_str(), "Rss: %zu kB", &kb) == 1) return kb * 1024;
+  }
+  return SIZE_MAX;
+}
+
 }  // namespace
+
+TEST_CASE("source file: line numbers asked after its pages were dropped leave them dropped") {
+  const std::string text = programOf(8 << 20);
+  TempFile file(text);
+  std::string error;
+  std::optional<SourceFile> source = SourceFile::load(file.path, &error);
+  REQUIRE(source);
+  REQUIRE(std::string_view(source->text()) == text);  // every page read
+  source->dropPages(0, text.size());                  // as the parallel parse's chunks do, recording no lines
+  size_t offset = 0;
+  for (; offset + 4096 < text.size(); offset += 4096) CHECK(source->lineCol(offset).column >= 1);
+  CHECK(source->lineCol(offset).line ==
+        static_cast<size_t>(std::count(text.begin(), text.begin() + static_cast<ptrdiff_t>(offset), '\n')) + 1);
+  // The lookups read the whole text; at most the 1 MiB scanned ahead and a page stay.
+  CHECK(residentBytesOfMapping(source->text().data()) <= (size_t{1} << 20) + 2 * 4096);
+}
 
 TEST_CASE("source file: a file truncated while mapped reads as zeros, and says where") {
   const std::string text = programOf(1 << 20);

@@ -123,6 +123,18 @@ StreamBuffer::Stop StreamBuffer::readAll(int fd, size_t maxBytes, std::string* e
   }
 }
 
+bool StreamBuffer::append(std::string_view bytes, std::string* error) {
+  if (spill_ < 0 && size_ + bytes.size() > spillAfter_) startSpill();
+  if (spill_ >= 0) {
+    if (!writeSpill(bytes.data(), bytes.size()) && !keepInMemory(bytes.data(), bytes.size(), error)) return false;
+  } else {
+    reserve(size_ + bytes.size());
+    std::memcpy(data_ + size_, bytes.data(), bytes.size());
+  }
+  size_ += bytes.size();
+  return true;
+}
+
 bool StreamBuffer::keepInMemory(const char* chunk, size_t count, std::string* error) {
   std::string pending(chunk, count);  // the read's buffer is remapped below
   if (!unspill()) {

@@ -34,6 +34,10 @@ class StreamBuffer {
   // Reads `fd` to its end or to a stop. Throws std::bad_alloc when memory
   // runs out. On Stop::ReadError, `error` holds errno's text.
   Stop readAll(int fd, size_t maxBytes, std::string* error);
+  // Adds `bytes` as if read: text the tool writes and reads back (apply
+  // --diff's printed program), spilled as a long stream is. False (with
+  // errno's text in `error`) where neither the file nor memory can take it.
+  bool append(std::string_view bytes, std::string* error);
 
   // The temporary file holding the stream's first size() bytes, or -1 when
   // they are in memory (bytes()). Owned by the buffer: map it before it goes.

@@ -69,18 +69,19 @@ class PlanCache {
  public:
   explicit PlanCache(const CostModel& costs) : costs_(costs) {}
 
-  const Plan& planFor(const ReshardRequest& request) {
+  std::shared_ptr<const Plan> planFor(const ReshardRequest& request) {
     const std::string key =
         fmt::format("{}|{}|{}|{}", fmt::join(request.shape, "x"), dtypeName(request.dtype),
                     layoutText(toLayout(request.src)), layoutText(toLayout(request.dst)));
     auto found = plans_.find(key);
-    if (found == plans_.end()) found = plans_.emplace(key, planMinCost(request, costs_)).first;
+    if (found == plans_.end())
+      found = plans_.emplace(key, std::make_shared<const Plan>(planMinCost(request, costs_))).first;
     return found->second;
   }
 
  private:
   const CostModel& costs_;
-  std::map<std::string, Plan> plans_;
+  std::map<std::string, std::shared_ptr<const Plan>> plans_;
 };
 
 ReshardReport planOne(const Operation& reshard, const ValueNames& names, PlanCache& cache, const LineOf& lineOf) {

@@ -5,6 +5,7 @@
 
 #include <cstddef>
 #include <functional>
+#include <memory>
 #include <optional>
 #include <string>
 #include <vector>
@@ -27,7 +28,10 @@ struct ReshardReport {
   // Shape, dtype and both layouts, with process ids filled in where the dump
   // leaves them out (see resolveReshardRequest).
   ReshardRequest request;
-  std::optional<Plan> plan;
+  // Shared by every report of the same request (programs repeat reshards
+  // every layer): a report held for a view costs its request and names, not
+  // a copy of the plan's steps.
+  std::shared_ptr<const Plan> plan;
   std::string error;  // why there is no plan
   // A reshard the pass inserted (plan --apply): "19:5", the input's line and
   // column of the op it is for, as apply --check names it; else "".

@@ -24,33 +24,66 @@ AlignmentOptions lineAlignment(size_t lines) {
   return options;
 }
 
-// Lines with their terminators, so that a last line without '\n' differs
-// from the same text with one (diff's "\ No newline at end of file").
-std::vector<std::string_view> splitLines(std::string_view text) {
-  std::vector<std::string_view> lines;
-  size_t start = 0;
-  while (start < text.size()) {
-    size_t end = text.find('\n', start);
-    end = end == std::string_view::npos ? text.size() : end + 1;
-    lines.push_back(text.substr(start, end - start));
-    start = end;
-  }
-  return lines;
-}
+// Passes on how far the diff has read each text (UnifiedDiffOptions::
+// readPast), once either has moved kStep on: a few calls for a whole text.
+class ReadProgress {
+ public:
+  ReadProgress(std::string_view before, std::string_view after, const UnifiedDiffOptions& options)
+      : before_(before.data()), after_(after.data()), readPast_(options.readPast) {}
 
-// Each line as a number, equal for equal lines. The table of distinct lines
-// goes when the numbers are made: the alignment and the script never hold it
-// (40 bytes and more a line).
-void lineKeys(const std::vector<std::string_view>& before, const std::vector<std::string_view>& after,
-              std::vector<uint64_t>& a, std::vector<uint64_t>& b) {
+  void at(size_t before, size_t after) {
+    if (!readPast_ || (before < told_[0] + kStep && after < told_[1] + kStep)) return;
+    told_[0] = std::max(told_[0], before);
+    told_[1] = std::max(told_[1], after);
+    readPast_(told_[0], told_[1]);
+  }
+
+  // A new pass over the texts, from their starts (the hunks, after numbering).
+  void restart() { told_[0] = told_[1] = 0; }
+
+  // At these lines of the texts (null: that text has not moved on).
+  void atLines(const std::string_view* before, const std::string_view* after) {
+    at(before ? static_cast<size_t>(before->data() - before_) : told_[0],
+       after ? static_cast<size_t>(after->data() - after_) : told_[1]);
+  }
+
+ private:
+  static constexpr size_t kStep = size_t{2} << 20;
+  const char* before_;
+  const char* after_;
+  const std::function<void(size_t, size_t)>& readPast_;
+  size_t told_[2] = {0, 0};
+};
+
+// Each text's lines, with their terminators (so that a last line without
+// '\n' differs from the same text with one: diff's "\ No newline at end of
+// file"), and each line as a number, equal for equal lines: one pass over
+// each text. The table of distinct lines goes when the numbers are made:
+// the alignment and the script never hold it (40 bytes and more a line).
+struct NumberedLines {
+  std::vector<std::string_view> lines;
+  std::vector<uint64_t> keys;
+};
+
+void numberLines(std::string_view before, std::string_view after, NumberedLines& a, NumberedLines& b,
+                 ReadProgress& progress) {
   std::unordered_map<std::string_view, uint64_t> ids;
-  ids.reserve(before.size() + after.size());
-  auto keysOf = [&](const std::vector<std::string_view>& lines, std::vector<uint64_t>& keys) {
-    keys.reserve(lines.size());
-    for (std::string_view line : lines) keys.push_back(ids.emplace(line, ids.size()).first->second);
+  auto number = [&](std::string_view text, NumberedLines& side, bool isBefore) {
+    size_t start = 0;
+    while (start < text.size()) {
+      size_t end = text.find('\n', start);
+      end = end == std::string_view::npos ? text.size() : end + 1;
+      const std::string_view line = text.substr(start, end - start);
+      side.lines.push_back(line);
+      side.keys.push_back(ids.emplace(line, ids.size()).first->second);
+      start = end;
+      if (isBefore) progress.at(start, 0);
+      else progress.at(before.size(), start);
+    }
   };
-  keysOf(before, a);
-  keysOf(after, b);
+  number(before, a, true);
+  ids.reserve(2 * a.lines.size());  // the other text has about as many lines: grown once
+  number(after, b, false);
 }
 
 enum class Edit : char { Keep = ' ', Remove = '-', Add = '+' };
@@ -67,8 +100,8 @@ struct Line {
 class HunkWriter {
  public:
   HunkWriter(const std::vector<std::string_view>& before, const std::vector<std::string_view>& after,
-             const UnifiedDiffOptions& options)
-      : before_(before), after_(after), options_(options), palette_(options.color) {}
+             const UnifiedDiffOptions& options, ReadProgress& progress)
+      : before_(before), after_(after), options_(options), palette_(options.color), progress_(progress) {}
 
   // Hunk by hunk to `out`: the diff is never held whole.
   void write(const std::vector<Line>& script, const std::string& beforeLabel, const std::string& afterLabel,
@@ -126,6 +159,9 @@ class HunkWriter {
       if (*color) out += palette_.reset();
       out += '\n';
       if (!newline) out += "\\ No newline at end of file\n";
+      // One hunk can be both texts whole: the pages behind go as it is written.
+      progress_.atLines(line.before < before_.size() ? &before_[line.before] : nullptr,
+                        line.after < after_.size() ? &after_[line.after] : nullptr);
     }
   }
 
@@ -133,9 +169,22 @@ class HunkWriter {
   const std::vector<std::string_view>& after_;
   UnifiedDiffOptions options_;
   Palette palette_;
+  ReadProgress& progress_;
 };
 
 }  // namespace
+
+std::function<void(size_t, size_t)> droppingPagesBehind(const SourceFile& before, size_t beforeBegin,
+                                                        const SourceFile& after, size_t afterBegin) {
+  return [&before, &after, beforeDropped = beforeBegin, afterDropped = afterBegin, beforeBegin, afterBegin](
+             size_t beforeRead, size_t afterRead) mutable {
+    // A new pass (the hunks) reads from the start again, and drops from there.
+    if (beforeBegin + beforeRead < beforeDropped) beforeDropped = beforeBegin;
+    if (afterBegin + afterRead < afterDropped) afterDropped = afterBegin;
+    beforeDropped = before.dropPages(beforeDropped, beforeBegin + beforeRead);
+    afterDropped = after.dropPages(afterDropped, afterBegin + afterRead);
+  };
+}
 
 std::string unifiedDiff(std::string_view before, std::string_view after, const std::string& beforeLabel,
                         const std::string& afterLabel, const UnifiedDiffOptions& options) {
@@ -147,20 +196,23 @@ std::string unifiedDiff(std::string_view before, std::string_view after, const s
 void writeUnifiedDiff(std::string_view before, std::string_view after, const std::string& beforeLabel,
                       const std::string& afterLabel, const UnifiedDiffOptions& options, OutputSink& out) {
   if (before == after) return;
-  const std::vector<std::string_view> beforeLines = splitLines(before), afterLines = splitLines(after);
-  std::vector<uint64_t> a, b;
-  lineKeys(beforeLines, afterLines, a, b);
+  ReadProgress progress(before, after, options);
+  NumberedLines a, b;
+  numberLines(before, after, a, b, progress);
   std::vector<Line> script;
-  script.reserve(a.size() + b.size());  // its most; a large block's untouched tail is never resident
+  script.reserve(a.keys.size() + b.keys.size());  // its most; a large block's untouched tail is never resident
   size_t i = 0, j = 0;
-  for (const auto& [mi, mj] : alignSequences(a, b, lineAlignment(a.size() + b.size()))) {
+  for (const auto& [mi, mj] : alignSequences(a.keys, b.keys, lineAlignment(a.keys.size() + b.keys.size()))) {
     for (; i < mi; ++i) script.push_back({Edit::Remove, i, j});
     for (; j < mj; ++j) script.push_back({Edit::Add, i, j});
     script.push_back({Edit::Keep, i++, j++});
   }
-  for (; i < a.size(); ++i) script.push_back({Edit::Remove, i, j});
-  for (; j < b.size(); ++j) script.push_back({Edit::Add, i, j});
-  HunkWriter(beforeLines, afterLines, options).write(script, beforeLabel, afterLabel, out);
+  for (; i < a.keys.size(); ++i) script.push_back({Edit::Remove, i, j});
+  for (; j < b.keys.size(); ++j) script.push_back({Edit::Add, i, j});
+  a.keys = {};
+  b.keys = {};
+  progress.restart();
+  HunkWriter(a.lines, b.lines, options, progress).write(script, beforeLabel, afterLabel, out);
 }
 
 }  // namespace reshardctl

@@ -12,9 +12,11 @@
 #pragma once
 
 #include <cstddef>
+#include <functional>
 #include <string>
 #include <string_view>
 
+#include "ir/source.h"
 #include "support/output_sink.h"
 
 namespace reshardctl {
@@ -25,14 +27,26 @@ struct UnifiedDiffOptions {
   // The line numbers of each text's first line in the file its header names
   // (a program in a log starts further down): hunks are numbered by the file.
   size_t beforeFirstLine = 1, afterFirstLine = 1;
+  // Told, every few MiB, how far the diff has read each text (offsets into
+  // `before` and `after`) in each of its two passes (numbering the lines,
+  // then writing the hunks, each in order: offsets smaller than the last
+  // start the second), so that a caller may let a mapped text's pages behind
+  // go (SourceFile::dropPages) and hold the line tables, not both texts.
+  std::function<void(size_t before, size_t after)> readPast;
 };
+
+// A readPast for texts that are slices of `before` and `after` starting at
+// `beforeBegin` and `afterBegin`: the pages behind the diff are dropped.
+std::function<void(size_t, size_t)> droppingPagesBehind(const SourceFile& before, size_t beforeBegin,
+                                                        const SourceFile& after, size_t afterBegin);
 
 // The diff turning `before` into `after` under the headers
 // `--- beforeLabel` and `+++ afterLabel`; empty when the texts are equal.
 std::string unifiedDiff(std::string_view before, std::string_view after, const std::string& beforeLabel,
                         const std::string& afterLabel, const UnifiedDiffOptions& options = {});
 // The same written to `out` hunk by hunk (memory: the texts' lines and the
-// edit script, not the diff's text); nothing when the texts are equal.
+// edit script, 40 bytes a line, and the table of distinct lines while they
+// are numbered, not the diff's text); nothing when the texts are equal.
 void writeUnifiedDiff(std::string_view before, std::string_view after, const std::string& beforeLabel,
                       const std::string& afterLabel, const UnifiedDiffOptions& options, OutputSink& out);
 

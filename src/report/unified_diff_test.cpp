@@ -1,6 +1,9 @@
 #include <doctest/doctest.h>
 
 #include <random>
+#include <string>
+#include <utility>
+#include <vector>
 
 #include "report/unified_diff.h"
 
@@ -74,6 +77,27 @@ size_t lcs(const std::vector<std::string>& a, const std::vector<std::string>& b)
 
 }  // namespace
 
+TEST_CASE("unified diff: how far it has read each text, in two passes, the patch unchanged") {
+  std::string before, after;
+  for (int i = 0; i < 200000; ++i) {
+    before += "line " + std::to_string(i) + " of a text long enough to be read in steps\n";
+    after += "line " + std::to_string(i % 7 == 0 ? i + 1 : i) + " of a text long enough to be read in steps\n";
+  }
+  std::vector<std::pair<size_t, size_t>> told;
+  UnifiedDiffOptions options;
+  options.readPast = [&](size_t b, size_t a) { told.emplace_back(b, a); };
+  CHECK(unifiedDiff(before, after, "x", "x", options) == unifiedDiff(before, after, "x", "x"));
+  REQUIRE(told.size() >= 8);  // 2 MiB steps over 2 x 14 MB, twice
+  size_t passes = 1;
+  for (size_t i = 1; i < told.size(); ++i) {
+    CHECK(told[i].first <= before.size());
+    CHECK(told[i].second <= after.size());
+    if (told[i].first < told[i - 1].first) ++passes;  // the hunks start from the beginning again
+  }
+  CHECK(passes == 2);
+  CHECK(told.back().first > before.size() / 2);
+}
+
 TEST_CASE("equal texts have no diff") { CHECK(unifiedDiff("a\nb\n", "a\nb\n", "x", "x").empty()); }
 
 TEST_CASE("a changed line with context, as diff -u writes it") {
@@ -122,7 +146,9 @@ TEST_CASE("random edits: the diff applies and is the shortest") {
       return out;
     };
     const std::string before = text(random() % 30), after = text(random() % 30);
-    const std::string patch = unifiedDiff(before, after, "x", "x", {random() % 4, false});
+    UnifiedDiffOptions options;
+    options.context = random() % 4;
+    const std::string patch = unifiedDiff(before, after, "x", "x", options);
     if (before == after) {
       CHECK(patch.empty());
       continue;

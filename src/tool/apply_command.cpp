@@ -166,15 +166,18 @@ class ApplyRun {
   // applies it in the directory the input was named from.
   // The patch is written hunk by hunk, never held whole; the graph goes once
   // printed (unless --stats still plans from it): the text diff needs only
-  // the two texts.
+  // the two texts, each mapped (the printed one from a temporary file) and
+  // let go behind the diff as it reads: it holds their line tables.
   bool diff(LoadedProgram& loaded) {
     const std::string& name = loaded.source->name();
-    const std::string after = fileTextWithProgram(*loaded.program, loaded);
+    const SourceFile after = fileWithProgram(*loaded.program, loaded);
     if (!options_.stats) loaded.program.reset();
+    UnifiedDiffOptions layout;
+    layout.color = reporter_.colorStdout();
+    layout.readPast = droppingPagesBehind(*loaded.source, 0, after, 0);
     return writeStdout(
         [&](OutputSink& out) {
-          writeUnifiedDiff(loaded.source->text(), after, name, name, UnifiedDiffOptions{3, reporter_.colorStdout()},
-                           out);
+          writeUnifiedDiff(loaded.source->text(), after.text(), name, name, layout, out);
           return !out.failed();
         },
         reporter_);

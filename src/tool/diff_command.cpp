@@ -87,8 +87,12 @@ bool writeUnifiedOutput(ProgramDiff diff, LoadedProgram& before, LoadedProgram& 
   diff = ProgramDiff{};
   before.program.reset();
   after.program.reset();
-  const UnifiedDiffOptions layout{options.context, color, before.source->lineCol(before.begin).line,
-                                  after.source->lineCol(after.begin).line};  // a log's programs: its lines
+  UnifiedDiffOptions layout;
+  layout.context = options.context;
+  layout.color = color;
+  layout.beforeFirstLine = before.source->lineCol(before.begin).line;  // a log's programs: its lines
+  layout.afterFirstLine = after.source->lineCol(after.begin).line;
+  layout.readPast = droppingPagesBehind(*before.source, before.begin, *after.source, after.begin);
   writeUnifiedDiff(programText(before), programText(after), before.source->name(), after.source->name(), layout, out);
   return !out.failed();
 }

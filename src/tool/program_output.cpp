@@ -1,12 +1,17 @@
 #include "tool/program_output.h"
 
+#include <cerrno>
+#include <cstring>
 #include <filesystem>
+#include <memory>
 #include <optional>
 #include <string_view>
 #include <system_error>
 
-#include "syntax/printer.h"
+#include "ir/stream_buffer.h"
+#include "support/failure.h"
 #include "support/output_file.h"
+#include "syntax/printer.h"
 
 namespace reshardctl {
 
@@ -76,23 +81,23 @@ int writeProgram(const Program& program, const std::string& path, DiagnosticEngi
   return writeOutput(path, diagnostics, [&](OutputSink& out) { return printProgram(program, out); });
 }
 
-std::string fileTextWithProgram(const Program& program, const LoadedProgram& loaded) {
-  std::string whole;
+SourceFile fileWithProgram(const Program& program, const LoadedProgram& loaded) {
+  auto text = std::make_unique<StreamBuffer>();
+  std::string error;
+  bool written = true;
+  auto put = [&](std::string_view piece) { return written = written && text->append(piece, &error); };
   if (loaded.wholeFile()) {
-    // Printed straight into the string, reserved to a guess of its size (the
-    // input's, a quarter more for the reshards; an untouched tail of a large
-    // block is never resident): no buffer copied into it at the end, which
-    // held the text twice.
-    whole.reserve(loaded.source->text().size() / 4 * 5);
-    OutputSink text([&](std::string_view piece) { whole += piece; });
-    printProgram(program, text);
-    return whole;
+    OutputSink sink([&](std::string_view piece) { put(piece); });
+    printProgram(program, sink);
+  } else {
+    putFileWithProgram(program, loaded, put);
   }
-  putFileWithProgram(program, loaded, [&](std::string_view piece) {
-    whole += piece;
-    return true;
-  });
-  return whole;
+  std::optional<SourceFile> file = written ? SourceFile::fromStream(loaded.source->name(), std::move(text)) : std::nullopt;
+  if (!file) {
+    if (error.empty()) error = std::strerror(errno);
+    throw Failure(FailureKind::Io, "cannot hold the printed program of '" + loaded.source->name() + "': " + error);
+  }
+  return std::move(*file);
 }
 
 int writeProgramInPlace(const Program& program, const LoadedProgram& loaded, const std::string& path,

@@ -7,6 +7,7 @@
 
 #include "ir/diagnostics.h"
 #include "ir/ir.h"
+#include "ir/source.h"
 #include "support/output_sink.h"
 #include "tool/input_files.h"
 
@@ -38,8 +39,11 @@ int writeProgram(const Program& program, const std::string& path, DiagnosticEngi
 
 // The file `loaded` came from with its program's lines replaced by `program`
 // printed, the rest byte-identical: what --in-place writes, and what
-// apply --diff compares with.
-std::string fileTextWithProgram(const Program& program, const LoadedProgram& loaded);
+// apply --diff compares with. Named as `loaded`'s source; held as a stream
+// is (ir/stream_buffer.h): past 16 MiB in an unlinked temporary file, mapped,
+// so that its pages can leave memory once read. Throws Failure (Io) where
+// neither that file nor memory can hold it.
+SourceFile fileWithProgram(const Program& program, const LoadedProgram& loaded);
 
 // Writes that text over `path`, where `loaded` came from (`--in-place`).
 int writeProgramInPlace(const Program& program, const LoadedProgram& loaded, const std::string& path,

@@ -39,7 +39,7 @@ TEST_CASE("a log's program written back: only its lines change, as --in-place an
   // Printed as it was read, the program puts back the same bytes: the label
   // before its '{', the comment after its '}' and the other lines stay.
   const std::string expected = kLog;
-  CHECK(fileTextWithProgram(*second.program, second) == expected);
+  CHECK(fileWithProgram(*second.program, second).text() == expected);
 
   CHECK(writeProgramInPlace(*second.program, second, log, diagnostics) == kExitOk);
   CHECK(readAll(log) == expected);  // the same text, written the other way

@@ -121,7 +121,7 @@ void Checker::checkPlansAndRuns(const GenRun& run) {
   // --stats: the inserted reshards, planned.
   const std::vector<ReshardReport> stats = insertedReports(run);
   for (size_t k = 0; k < stats.size() && k < run.expected.reshards.size(); ++k)
-    if (stats[k].plan.has_value() != run.expected.reshards[k].plannable)
+    if ((stats[k].plan != nullptr) != run.expected.reshards[k].plannable)
       fail("apply --stats / plan", run.gen,
            "reshard " + std::to_string(k + 1) + (stats[k].plan ? " has a plan, the reference expects none"
                                                                : " has no plan: " + stats[k].error));
@@ -191,7 +191,7 @@ void Checker::checkCommandLine(const GenRun& run) {
     fail("command line: diff --stat", run.gen, "exit " + std::to_string(diff.status) + ": " + diff.out);
 
   const std::vector<ReshardReport> all = planProgramReshards(*run.loaded.program, kCosts, noLine);
-  const bool allPlanned = std::all_of(all.begin(), all.end(), [](const ReshardReport& r) { return r.plan.has_value(); });
+  const bool allPlanned = std::all_of(all.begin(), all.end(), [](const ReshardReport& r) { return r.plan != nullptr; });
   CommandResult plan = runTool(tool, dir, "plan --apply in.ir");
   if (plan.status != (allPlanned ? 0 : 1)) fail("command line: plan --apply", run.gen, plan.err);
   CommandResult ran = runTool(tool, dir, "run --apply in.ir");
