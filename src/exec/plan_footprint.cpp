@@ -73,7 +73,8 @@ std::string footprintProblem(const PlanFootprint& footprint, size_t steps, uint6
   if (limits.maxBytes != 0 && bytes > limits.maxBytes) {
     const std::string where = footprint.peakStep == 0
                                   ? std::string("its source pieces")
-                                  : fmt::format("step {} of {} (its pieces before and after it, on every rank)",
+                                  : fmt::format("step {} of {} (its pieces before and after it on every rank, and what the "
+                                                "run holds besides)",
                                                 footprint.peakStep, steps);
     return fmt::format("its plan holds {} bytes at {}, more than {}", units(bytes), where, limits.bytesLimit);
   }

@@ -68,8 +68,8 @@ TEST_CASE("plan footprint: the refusal names the figure, the step and the limit;
   const PlanFootprint footprint = planFootprint(plan);
   const FootprintLimits limits{1000, "--max-memory=1000", 300, "--max-work=300"};
   CHECK(footprintProblem(footprint, 2, footprint.peakBytes, footprint.work, limits) ==
-        "its plan holds 1.54e+03 bytes at step 2 of 2 (its pieces before and after it, on every rank), more than "
-        "--max-memory=1000");
+        "its plan holds 1.54e+03 bytes at step 2 of 2 (its pieces before and after it on every rank, and what the run "
+        "holds besides), more than --max-memory=1000");
   CHECK(footprintProblem(footprint, 2, 1000, footprint.work, limits) ==
         "its plan's 2 steps copy or reduce 384 elements on the ranks, more than --max-work=300");
   CHECK(footprintProblem(footprint, 2, 1000, 300, limits).empty());

@@ -302,7 +302,10 @@ void Interpreter::weighReshards() {
   const std::string memory = fmt::format("--max-memory={}", options_.budget.maxMemoryBytes);
   const std::string work = fmt::format("--max-work={}", options_.budget.maxWork);
   const FootprintLimits limits{options_.budget.maxMemoryBytes, memory, options_.budget.maxWork, work};
-  const auto refusal = reshards_.weigh(program_, options_.dynamicDim, outcome_.processes, limits);
+  // Beside the program's values, as checkBudgetUpFront counts them (interp/budget/work_budget.h).
+  const uint64_t values = programCost(program_, options_.dynamicDim, options_.maxLoopIterations)
+                              .bytesPerProcess(outcome_.processes);
+  const auto refusal = reshards_.weigh(program_, options_.dynamicDim, outcome_.processes, values, limits);
   if (refusal)
     throw Failure(FailureKind::BadInput,
                   fmt::format("validate refuses the program: the {} of {}: {} (raise it to run it anyway, validate "

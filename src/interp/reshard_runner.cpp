@@ -26,7 +26,8 @@ const Plan& ReshardRunner::planFor(const Shape& shape, DType dtype, const Tensor
 }
 
 std::optional<ReshardRunner::Refusal> ReshardRunner::weigh(const Program& program, int64_t dynamicDim,
-                                                           uint64_t processes, const FootprintLimits& limits) {
+                                                           uint64_t processes, uint64_t heldBytes,
+                                                           const FootprintLimits& limits) {
   std::optional<Refusal> refusal;
   walkOps(*program.body(), [&](const Operation* op) {
     if (refusal || op->name() != kReshardOp || op->numOperands() != 1 || op->numResults() != 1) return;
@@ -42,8 +43,8 @@ std::optional<ReshardRunner::Refusal> ReshardRunner::weigh(const Program& progra
       const Plan& plan = planFor(shape, boolValues ? DType::Bool : DType::F64, *input->dist, *output->dist);
       const PlanFootprint footprint = planFootprint(plan);
       const uint64_t share = std::max<uint64_t>(processes, 1);
-      std::string problem = footprintProblem(footprint, plan.steps.size(), footprint.peakBytes / share,
-                                             footprint.work, limits);
+      const uint64_t bytes = std::min<uint64_t>(UINT64_MAX / 2, heldBytes) + footprint.peakBytes / share;
+      std::string problem = footprintProblem(footprint, plan.steps.size(), bytes, footprint.work, limits);
       if (!problem.empty()) refusal = Refusal{op, std::move(problem)};
     } catch (const std::bad_alloc&) {
       throw;

@@ -36,14 +36,15 @@ class ReshardRunner {
 
   // Plans (and keeps, for `move`) every dist_op.reshard of `program` at its
   // type's shape (-1 dims as `dynamicDim`) and weighs each plan's pieces, in
-  // each of `processes`, and work against `limits` (exec/plan_footprint.h).
+  // each of `processes` beside the `heldBytes` it holds anyway (the
+  // program's values), and work against `limits` (exec/plan_footprint.h).
   // The first reshard past them and why; a reshard that cannot be planned is
   // left to fail where it runs. Nothing is allocated for the pieces.
   struct Refusal {
     const Operation* op = nullptr;
     std::string problem;
   };
-  std::optional<Refusal> weigh(const Program& program, int64_t dynamicDim, uint64_t processes,
+  std::optional<Refusal> weigh(const Program& program, int64_t dynamicDim, uint64_t processes, uint64_t heldBytes,
                                const FootprintLimits& limits);
 
   // Under mpirun: this process holds (and `move` takes and gives) only the
