@@ -64,6 +64,8 @@ golden_kind(plan.bad-{}           plan-error  tests/golden/plan/bad-*.ir    test
 # wrong_*.ir must also pass verify and apply.
 golden_kind(validate.{}           validate    tests/golden/validate/*.ir    tests/golden/validate/{}.expected)
 golden_kind(validate.{}           validate    tests/golden/validate/*.case  tests/golden/validate/{}.expected)
+# run: NAME.case ("INPUT FLAGS..."): exit code, stdout and stderr (a reshard too large to run is refused).
+golden_kind(run.{}                run         tests/golden/run/*.case       tests/golden/run/{}.expected)
 # lower: NAME.ir (flags in NAME.flags, default --apply --all-ranks): exit code, the programs and stderr.
 golden_kind(lower.{}              lower       tests/golden/lower/*.ir       tests/golden/lower/{}.expected)
 golden_kind(lower.sample.{}       lower       samples/*.ir                  tests/golden/lower/sample_{}.expected)

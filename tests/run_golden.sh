@@ -25,6 +25,9 @@
 #   schedule   CASE EXPECTED   "exit N", stdout and stderr of schedule == EXPECTED;
 #                              CASE is NAME.case, one line "FILES... FLAGS..." with
 #                              the files (the ranks' programs) beside it
+#   run        CASE EXPECTED   "exit N", stdout and stderr of run == EXPECTED; CASE
+#                              is NAME.case, one line "INPUT FLAGS..." as validate's
+#                              (the refusals of reshards too large to run)
 #   validate-nccl SAMPLE       --backend nccl without a GPU: exit 2 and a clear
 #                              message (with one: exit 0); no golden file
 # pass, plan, validate and lower take flags from IN's NAME.flags, if any. Everything
@@ -115,6 +118,14 @@ case $mode in
         "$tool" verify --quiet "$name" || fail "verify rejects $name"
         "$tool" apply "$name" -o "$work/out.ir" || fail "apply rejects $name" ;;
     esac
+    ;;
+  run)
+    read -r -a words <"$input"
+    input=$root/${words[0]}
+    flags=("${words[@]:1}")
+    cd "$(dirname "$input")" && name=$(basename "$input")
+    capture "$tool" run "${flags[@]}" "$name"
+    golden "$expected" "$work/actual" "run ${flags[*]} $name"
     ;;
   lower)
     flags=(--apply --all-ranks)

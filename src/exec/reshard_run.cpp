@@ -107,6 +107,19 @@ ReshardRequest scaledRequest(const ReshardRequest& request, int64_t factor) {
   return scaled;
 }
 
+std::string runFootprintProblem(const ReshardRequest& request, const Plan& plan, int iterations,
+                                const FootprintLimits& limits) {
+  const int64_t elements = elementCount(request.shape);
+  if (elements > kMaxHostElements) return "";
+  const PlanFootprint footprint = planFootprint(plan);
+  // The global tensor and the source pieces stay while each run's copy is moved.
+  const uint64_t beside = static_cast<uint64_t>(elements) * sizeof(double) + layoutBytes(plan.shape, plan.src);
+  const uint64_t bytes = footprint.peakBytes + beside;  // each at most 2^62 (plan_footprint.h saturates)
+  const uint64_t runs = static_cast<uint64_t>(std::max(iterations, 1));
+  const uint64_t work = footprint.work > UINT64_MAX / runs ? UINT64_MAX : footprint.work * runs;
+  return footprintProblem(footprint, plan.steps.size(), bytes, work, limits);
+}
+
 ReshardOutcome runReshard(const ReshardRequest& request, const Plan& plan, ExecutionBackend& backend,
                           const RunSettings& settings, size_t index, const Fault* fault) {
   ReshardOutcome outcome;

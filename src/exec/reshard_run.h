@@ -11,6 +11,7 @@
 
 #include "exec/execution_backend.h"
 #include "exec/multiprocess/shared_execution.h"
+#include "exec/plan_footprint.h"
 #include "reshard/plan.h"
 #include "reshard/planner.h"
 
@@ -54,6 +55,14 @@ struct ReshardOutcome {
 // injected (run refuses --inject-fault there).
 ReshardOutcome runReshard(const ReshardRequest& request, const Plan& plan, ExecutionBackend& backend,
                           const RunSettings& settings, size_t index, const Fault* fault);
+
+// Why running `plan` `iterations` times is refused under `limits`, before
+// anything is made: the plan's peak (plan_footprint.h) beside the global
+// tensor and the source pieces each run starts from, and its work times the
+// iterations. "" when within them, and for a tensor too large for the host
+// (runReshard fails its row without making anything).
+std::string runFootprintProblem(const ReshardRequest& request, const Plan& plan, int iterations,
+                                const FootprintLimits& limits);
 
 // nccl-tests' bus bytes of one step on its groups (reshard/cost_model.h busBytes).
 double stepBusBytes(const Step& step);

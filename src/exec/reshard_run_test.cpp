@@ -97,4 +97,26 @@ TEST_CASE("a tensor too large for the host fails its row instead of exhausting m
   CHECK(outcome.problem.find("too many to hold on the host") != std::string::npos);
 }
 
+TEST_CASE("run weighs a plan with the global tensor and the source pieces beside it, and its work per iteration") {
+  ProcessMesh mesh{{4}, {0, 1, 2, 3}, true};
+  const ReshardRequest request{{1024, 1024}, DType::F32, TensorDistAttr{mesh, {0, -1}, {}, {}},
+                               TensorDistAttr{mesh, {-1, -1}, {}, {}}};
+  const Plan plan = planMinCost(request, CostModel{});  // one all_gather
+  REQUIRE(plan.steps.size() == 1);
+  // Global 8 MiB, source 8 MiB, the step's 8 MiB before and 32 MiB after it: 56 MiB.
+  const uint64_t held = uint64_t{56} << 20;
+  CHECK(runFootprintProblem(request, plan, 1, FootprintLimits{held, "B", 0, "W"}).empty());
+  CHECK(runFootprintProblem(request, plan, 1, FootprintLimits{held - 1, "B", 0, "W"}).find("more than B") !=
+        std::string::npos);
+  // The all_gather reads and writes 4 x 1 Mi elements: 8 Mi a run, 3 runs 24 Mi.
+  const uint64_t work = uint64_t{8} << 20;
+  CHECK(runFootprintProblem(request, plan, 3, FootprintLimits{0, "B", 3 * work, "W"}).empty());
+  CHECK(runFootprintProblem(request, plan, 3, FootprintLimits{0, "B", 3 * work - 1, "W"}).find("more than W") !=
+        std::string::npos);
+  // Too large for the host: its row fails without making anything, as before.
+  ReshardRequest huge = partialToReplicated();
+  huge.shape = {int64_t{1} << 20, int64_t{1} << 20};
+  CHECK(runFootprintProblem(huge, planMinCost(huge, CostModel{}), 1, FootprintLimits{1, "B", 1, "W"}).empty());
+}
+
 }  // namespace reshardctl

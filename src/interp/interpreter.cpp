@@ -12,6 +12,7 @@
 #include "interp/layout_pieces.h"
 #include "interp/seeded_inputs.h"
 #include "reshard/planner.h"
+#include "support/failure.h"
 #include "support/op_names.h"
 
 namespace reshardctl {
@@ -78,6 +79,7 @@ ValidationOutcome Interpreter::run() {
   outcome_.processes = share_ ? share_->processes() : 1;
   walkOps(*program_.body(), [&](const Operation*) { ++outcome_.totalOps; });
   planReleases(*program_.body());
+  if (!local_) weighReshards();
   runProgramInputs(*program_.body());
   runBlock(*program_.body());
   std::array<size_t, 5> counts = topCounts_;
@@ -294,6 +296,21 @@ bool Interpreter::runCommunication(const Operation& op) {
   if (!results) return false;
   finishLocal(op, operands, std::move(*results));
   return true;
+}
+
+void Interpreter::weighReshards() {
+  const std::string memory = fmt::format("--max-memory={}", options_.budget.maxMemoryBytes);
+  const std::string work = fmt::format("--max-work={}", options_.budget.maxWork);
+  const FootprintLimits limits{options_.budget.maxMemoryBytes, memory, options_.budget.maxWork, work};
+  // Beside the program's values, as checkBudgetUpFront counts them (interp/budget/work_budget.h).
+  const uint64_t values = programCost(program_, options_.dynamicDim, options_.maxLoopIterations)
+                              .bytesPerProcess(outcome_.processes);
+  const auto refusal = reshards_.weigh(program_, options_.dynamicDim, outcome_.processes, values, limits);
+  if (refusal)
+    throw Failure(FailureKind::BadInput,
+                  fmt::format("validate refuses the program: the {} of {}: {} (raise it to run it anyway, validate "
+                              "a smaller copy with --shrink)",
+                              refusal->op->name(), name(refusal->op->operandValue(0)), refusal->problem));
 }
 
 void Interpreter::runReshard(const Operation& op) {

@@ -42,6 +42,8 @@ class Interpreter {
   void dispatch(const Operation& op);
   void runKernel(const Operation& op, Kernel kernel);
   void runReshard(const Operation& op);
+  // Refuses (a bad-input Failure) a reshard whose plan passes the budget, before anything runs.
+  void weighReshards();
   bool runCommunication(const Operation& op);  // false: not a communication op
   void finishLocal(const Operation& op, const std::vector<const Tensor*>& operands, OpResults results);
   std::vector<const Tensor*> serialOperands(const Operation& op);

@@ -1,5 +1,8 @@
 #include "interp/reshard_runner.h"
 
+#include <algorithm>
+#include <new>
+
 #include <fmt/format.h>
 
 #include "exec/multiprocess/multi_process.h"
@@ -8,6 +11,7 @@
 #include "reshard/local_box.h"
 #include "reshard/mesh_coords.h"
 #include "reshard/planner.h"
+#include "support/op_names.h"
 
 namespace reshardctl {
 
@@ -19,6 +23,35 @@ const Plan& ReshardRunner::planFor(const Shape& shape, DType dtype, const Tensor
   if (found != plans_.end()) return found->second;
   const ReshardRequest request{shape, dtype, src, dst};
   return plans_.emplace(std::move(key), planMinCost(request, costs_)).first->second;
+}
+
+std::optional<ReshardRunner::Refusal> ReshardRunner::weigh(const Program& program, int64_t dynamicDim,
+                                                           uint64_t processes, uint64_t heldBytes,
+                                                           const FootprintLimits& limits) {
+  std::optional<Refusal> refusal;
+  walkOps(*program.body(), [&](const Operation* op) {
+    if (refusal || op->name() != kReshardOp || op->numOperands() != 1 || op->numResults() != 1) return;
+    const Value* input = op->operandValue(0);
+    const Value* output = op->result(0);
+    if (input == nullptr || input->type == nullptr || !input->type->isTensor() || !input->dist || !output->dist)
+      return;
+    Shape shape = input->type->dims;
+    for (int64_t& dim : shape)
+      if (dim < 0) dim = dynamicDim;
+    const bool boolValues = parseDType(input->type->dtype) == DType::Bool;
+    try {
+      const Plan& plan = planFor(shape, boolValues ? DType::Bool : DType::F64, *input->dist, *output->dist);
+      const PlanFootprint footprint = planFootprint(plan);
+      const uint64_t share = std::max<uint64_t>(processes, 1);
+      const uint64_t bytes = std::min<uint64_t>(UINT64_MAX / 2, heldBytes) + footprint.peakBytes / share;
+      std::string problem = footprintProblem(footprint, plan.steps.size(), bytes, footprint.work, limits);
+      if (!problem.empty()) refusal = Refusal{op, std::move(problem)};
+    } catch (const std::bad_alloc&) {
+      throw;
+    } catch (const std::exception&) {  // LayoutError, PlanError: the reshard says so where it runs
+    }
+  });
+  return refusal;
 }
 
 bool ReshardRunner::holds(int64_t id) const { return group_ == nullptr || ownerOf_(id) == group_->rank(); }

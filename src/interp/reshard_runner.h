@@ -13,7 +13,9 @@
 
 #include "exec/execution_backend.h"
 #include "exec/multiprocess/shared_execution.h"
+#include "exec/plan_footprint.h"
 #include "interp/tensor.h"
+#include "ir/ir.h"
 #include "reshard/cost_model.h"
 #include "reshard/plan.h"
 
@@ -31,6 +33,19 @@ class ReshardRunner {
                                  const std::map<int64_t, const Tensor*>& pieces, bool boolValues = false);
 
   ExecutionBackend& backend() { return backend_; }
+
+  // Plans (and keeps, for `move`) every dist_op.reshard of `program` at its
+  // type's shape (-1 dims as `dynamicDim`) and weighs each plan's pieces, in
+  // each of `processes` beside the `heldBytes` it holds anyway (the
+  // program's values), and work against `limits` (exec/plan_footprint.h).
+  // The first reshard past them and why; a reshard that cannot be planned is
+  // left to fail where it runs. Nothing is allocated for the pieces.
+  struct Refusal {
+    const Operation* op = nullptr;
+    std::string problem;
+  };
+  std::optional<Refusal> weigh(const Program& program, int64_t dynamicDim, uint64_t processes, uint64_t heldBytes,
+                               const FootprintLimits& limits);
 
   // Under mpirun: this process holds (and `move` takes and gives) only the
   // pieces of the ranks `ownerOf` gives it; the plan runs shared over the

@@ -25,6 +25,8 @@
 #include "exec/multiprocess/multi_process.h"
 #include "exec/multiprocess/process_group.h"
 #include "exec/reshard_run.h"
+#include "exec/plan_footprint.h"
+#include "interp/budget/work_budget.h"
 #include "interp/shrink/shrink.h"
 #include "report/json_export.h"
 #include "report/plan_output.h"
@@ -86,6 +88,12 @@ struct RunOptions {
 // reshards, not the program's ops), validate's default --max-memory.
 const AutoShrinkBudget kRunShrinkBudget{WorkBudget{0, WorkBudget{}.maxMemoryBytes}, 4};
 
+// What one reshard's run may hold and do on the host (exec/plan_footprint.h):
+// validate's default --max-memory and --max-work. Under mpirun the memory is
+// each process's, the ranks' pieces shared over them.
+constexpr uint64_t kRunMaxBytes = WorkBudget{}.maxMemoryBytes;
+constexpr uint64_t kRunMaxWork = WorkBudget{}.maxWork;
+
 using Clock = std::chrono::steady_clock;
 
 // The processes running this command: one, or a ProcessGroup under mpirun.
@@ -138,6 +146,29 @@ std::vector<Row> planRows(const std::vector<ReshardReport>& reports, const RunOp
     rows.push_back(std::move(row));
   }
   return rows;
+}
+
+// Says, for every planned row whose run would pass run's bounds, why, before
+// any row runs; false when one does. Alike on every process: no collective.
+bool withinRunBounds(const std::vector<Row>& rows, const RunOptions& options, const Team& team,
+                     DiagnosticEngine& diagnostics) {
+  const uint64_t processes =
+      team.group != nullptr && options.backend == BackendKind::Cpu ? static_cast<uint64_t>(team.group->size()) : 1;
+  const std::string bytesLimit = fmt::format("run holds ({} bytes{})", kRunMaxBytes * processes,
+                                             processes > 1 ? fmt::format(", {} processes", processes) : "");
+  const std::string workLimit = fmt::format("run does ({})", kRunMaxWork);
+  const FootprintLimits limits{kRunMaxBytes * processes, bytesLimit, kRunMaxWork, workLimit};
+  bool within = true;
+  for (const Row& row : rows) {
+    if (!row.plan) continue;
+    const std::string problem = runFootprintProblem(row.request, *row.plan, options.iterations, limits);
+    if (problem.empty()) continue;
+    diagnostics.error(fmt::format("run refuses the reshard at line {} ({} = {}): {}; run a smaller copy with "
+                                  "--shrink or a smaller --scale",
+                                  row.report->line, row.report->result, row.report->input, problem));
+    within = false;
+  }
+  return within;
 }
 
 // " on R ranks in P processes" under a shared cpu run, else "".
@@ -352,6 +383,10 @@ int runRun(const RunOptions& options, Reporter& reporter) {
     return kExitUsage;
   }
   std::vector<Row> rows = planRows(reports, options);
+  if (!withinRunBounds(rows, options, team, diagnostics)) {
+    if (team.leader()) reporter.report(diagnostics);
+    return kExitBadInput;
+  }
   status = runPlanned(rows, options, loaded.source->name(), fault, shrink, team, diagnostics, reporter);
   if (team.leader()) reporter.report(diagnostics);
   return status;

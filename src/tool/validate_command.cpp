@@ -277,7 +277,9 @@ class InputValidator {
       throw failure;
     } catch (const std::exception& e) {
       // A Failure (the budget's) comes from the program, so every process meets it alike.
-      if (processes_ != nullptr && dynamic_cast<const Failure*>(&e) != nullptr) throw;
+      // A reshard's plan refused (bad input: exit 1) is reported as it is, in one place (runCli).
+      const auto* failure = dynamic_cast<const Failure*>(&e);
+      if (failure != nullptr && (processes_ != nullptr || failure->kind == FailureKind::BadInput)) throw;
       const bool backendFailed = dynamic_cast<const BackendError*>(&e) != nullptr;
       const std::string message = backendFailed  // else a bug: say so rather than crash
           ? fmt::format("the {} backend failed on {}: {}", backend->name(), input.name, e.what())
