@@ -5,6 +5,7 @@
 
 #include <fmt/format.h>
 
+#include "reshard/local_box.h"
 #include "support/text.h"
 
 namespace reshardctl {
@@ -17,19 +18,12 @@ uint64_t times(uint64_t a, uint64_t b) { return a != 0 && b > kSaturated / a ? k
 uint64_t plus(uint64_t a, uint64_t b) { return std::min(kSaturated, a + b); }
 uint64_t count(int64_t n) { return static_cast<uint64_t>(std::max<int64_t>(n, 1)); }
 
-// The elements of one rank's piece: each dim divided by the mesh dims that
-// split it, rounded up (the largest piece of an uneven split).
+// The elements of one rank's piece: the largest piece of an uneven split
+// (a layout splits a tensor dim over at most one mesh dim: placement.h).
 uint64_t pieceElements(const std::vector<int64_t>& shape, const Layout& layout) {
-  uint64_t elements = 1;
-  for (size_t dim = 0; dim < shape.size(); ++dim) {
-    uint64_t splits = 1;
-    for (size_t m = 0; m < layout.placements.size() && m < layout.mesh.shape.size(); ++m)
-      if (layout.placements[m].isShard() && layout.placements[m].dim == static_cast<int64_t>(dim))
-        splits = times(splits, count(layout.mesh.shape[m]));
-    const uint64_t extent = static_cast<uint64_t>(std::max<int64_t>(shape[dim], 0));
-    elements = times(elements, extent / splits + (extent % splits != 0 ? 1 : 0));
-  }
-  return elements;
+  std::vector<int64_t> known = shape;
+  for (int64_t& extent : known) extent = std::max<int64_t>(extent, 0);
+  return std::min(kSaturated, static_cast<uint64_t>(elementCount(paddedLocalShape(known, layout))));
 }
 
 uint64_t ranksOf(const Layout& layout) { return count(layout.mesh.size()); }

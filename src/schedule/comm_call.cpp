@@ -1,5 +1,6 @@
 #include "schedule/comm_call.h"
 
+#include <algorithm>
 #include <array>
 #include <limits>
 
@@ -8,6 +9,7 @@
 #include "interp/op_attributes.h"
 #include "interp/tensor.h"
 #include "ir/dtype.h"
+#include "reshard/local_box.h"
 #include "report/diagnostic_formats.h"
 #include "interp/budget/loop_trip_count.h"
 #include "support/op_names.h"
@@ -82,24 +84,21 @@ const Type* movedType(const Operation& op, CommKind kind) {
 }
 
 // The product of the dims, -1 when one is dynamic or the product overflows.
-int64_t elementCount(const std::vector<int64_t>& dims) {
-  int64_t count = 1;
-  for (int64_t d : dims) {
-    if (d < 0 || (d > 0 && count > std::numeric_limits<int64_t>::max() / d)) return -1;
-    count *= d;
-  }
-  return count;
+int64_t knownElementCount(const std::vector<int64_t>& dims) {
+  if (std::any_of(dims.begin(), dims.end(), [](int64_t d) { return d < 0; })) return -1;
+  const int64_t count = elementCount(dims);
+  return count == std::numeric_limits<int64_t>::max() ? -1 : count;
 }
 
 void readTensor(const Operation& op, const OpAttributes& attributes, CommCall& call) {
   const Type* type = movedType(op, call.kind);
   if (type != nullptr && type->isTensor()) {
-    call.count = elementCount(type->dims);
+    call.count = knownElementCount(type->dims);
     if (const auto dtype = parseDType(type->dtype)) call.dtype = std::string(dtypeName(*dtype));
   }
   if (call.kind != CommKind::Recv) return;
   // recv_v2's out_shape and dtype say the same where the result type is not a tensor.
-  if (call.count < 0 && attributes.has("out_shape")) call.count = elementCount(attributes.integers("out_shape"));
+  if (call.count < 0 && attributes.has("out_shape")) call.count = knownElementCount(attributes.integers("out_shape"));
   if (call.dtype.empty())
     if (const auto dtype = attributes.dtype("dtype")) call.dtype = std::string(dtypeName(*dtype));
 }
