@@ -148,10 +148,13 @@ class StepRunner {
     Piece piece = Piece::filled(box, reduceIdentity(type, tensor_.dtype));
     std::vector<double> pair(2);
     for (const Piece* part : parts)
-      forEachIndex(intersect(part->box, box), [&](const std::vector<int64_t>& index) {
-        double& value = piece.at(index);
-        pair = {value, part->at(index)};
-        value = reduceValues(type, tensor_.dtype, pair);
+      forEachRow(intersect(part->box, box), [&](const std::vector<int64_t>& start, size_t length) {
+        double* into = piece.values.data() + piece.offsetOf(start);
+        const double* arriving = part->values.data() + part->offsetOf(start);
+        for (size_t i = 0; i < length; ++i) {
+          pair = {into[i], arriving[i]};
+          into[i] = reduceValues(type, tensor_.dtype, pair);
+        }
       });
     return piece;
   }

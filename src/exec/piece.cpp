@@ -1,5 +1,7 @@
 #include "exec/piece.h"
 
+#include <algorithm>
+
 #include <fmt/format.h>
 
 namespace reshardctl {
@@ -21,26 +23,31 @@ Piece Piece::filled(const Box& box, double value) {
 
 double& Piece::at(const std::vector<int64_t>& globalIndex) { return values[offsetIn(box, globalIndex)]; }
 double Piece::at(const std::vector<int64_t>& globalIndex) const { return values[offsetIn(box, globalIndex)]; }
+size_t Piece::offsetOf(const std::vector<int64_t>& globalIndex) const { return offsetIn(box, globalIndex); }
 
 Piece extractPiece(const Piece& source, const Box& box) {
   if (!contains(source.box, box)) throw ExecutionError("extracting a box outside the piece");
   Piece result = Piece::filled(box, 0.0);
-  forEachIndex(box, [&](const std::vector<int64_t>& index) { result.at(index) = source.at(index); });
+  forEachRow(box, [&](const std::vector<int64_t>& start, size_t length) {
+    std::copy_n(source.values.begin() + static_cast<ptrdiff_t>(source.offsetOf(start)), length,
+                result.values.begin() + static_cast<ptrdiff_t>(result.offsetOf(start)));
+  });
   return result;
 }
 
 Piece assemblePiece(const Box& target, const std::vector<const Piece*>& sources, double fill, bool mustCover) {
   Piece result = Piece::filled(target, fill);
-  Piece writes = Piece::filled(target, 0.0);
+  std::vector<uint32_t> writes(mustCover ? result.values.size() : 0, 0);  // sources per element
   for (const Piece* source : sources) {
-    forEachIndex(intersect(target, source->box), [&](const std::vector<int64_t>& index) {
-      result.at(index) = source->at(index);
-      writes.at(index) += 1;
+    forEachRow(intersect(target, source->box), [&](const std::vector<int64_t>& start, size_t length) {
+      const auto to = static_cast<ptrdiff_t>(result.offsetOf(start));
+      std::copy_n(source->values.begin() + static_cast<ptrdiff_t>(source->offsetOf(start)), length,
+                  result.values.begin() + to);
+      if (mustCover) std::for_each_n(writes.begin() + to, length, [](uint32_t& count) { ++count; });
     });
   }
-  if (!mustCover) return result;
-  for (double count : writes.values)
-    if (count != 1.0)
+  for (uint32_t count : writes)
+    if (count != 1)
       throw ExecutionError(fmt::format("an element of the new piece was received {} times", count));
   return result;
 }

@@ -30,6 +30,8 @@ struct Piece {
   static Piece filled(const Box& box, double value);
   double& at(const std::vector<int64_t>& globalIndex);
   double at(const std::vector<int64_t>& globalIndex) const;
+  // Where the element at globalIndex sits in `values`.
+  size_t offsetOf(const std::vector<int64_t>& globalIndex) const;
 };
 
 // The whole tensor, as one piece over the full box.
@@ -63,6 +65,22 @@ void forEachIndex(const Box& box, Visit&& visit) {
     }
     if (box.rank() == 0) return;  // a 0-D box has one index
   }
+}
+
+// Calls visit(rowStart, length) for every row of `box` (a run along its last
+// dim, contiguous in any piece holding it), in row-major order; a 0-D box is
+// one row of one element. Copies work a row at a time, not an index at a time.
+template <typename Visit>
+void forEachRow(const Box& box, Visit&& visit) {
+  if (box.empty()) return;
+  if (box.rank() == 0) {
+    visit(static_cast<const std::vector<int64_t>&>(box.begin), size_t{1});
+    return;
+  }
+  Box rowStarts = box;
+  rowStarts.end.back() = box.begin.back() + 1;
+  const auto length = static_cast<size_t>(box.extent(box.rank() - 1));
+  forEachIndex(rowStarts, [&](const std::vector<int64_t>& start) { visit(start, length); });
 }
 
 // The values of `source` inside `box` (which must lie within source.box).

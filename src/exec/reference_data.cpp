@@ -243,14 +243,19 @@ std::map<std::vector<int64_t>, WholePartial> collectPieces(const DistTensor& ten
     auto [entry, added] = wholes.try_emplace(partialKey(coord, partialDims));
     if (added) entry->second = {Piece::filled(global.data.box, 0.0), Piece::filled(global.data.box, 0.0)};
     WholePartial& whole = entry->second;
-    forEachIndex(expected, [&](const std::vector<int64_t>& index) {
-      const double value = found->second.at(index);
-      if (whole.written.at(index) != 0.0 && valueDifference(whole.values.at(index), value) != 0.0) {
-        check.maxError = std::max(check.maxError, valueDifference(whole.values.at(index), value));
-        if (check.problem.empty()) check.problem = fmt::format("process {} disagrees with a replica", id);
+    forEachRow(expected, [&](const std::vector<int64_t>& start, size_t length) {
+      const double* held = found->second.values.data() + found->second.offsetOf(start);
+      const size_t at = whole.values.offsetOf(start);
+      double* values = whole.values.values.data() + at;
+      double* written = whole.written.values.data() + at;
+      for (size_t i = 0; i < length; ++i) {
+        if (written[i] != 0.0 && valueDifference(values[i], held[i]) != 0.0) {
+          check.maxError = std::max(check.maxError, valueDifference(values[i], held[i]));
+          if (check.problem.empty()) check.problem = fmt::format("process {} disagrees with a replica", id);
+        }
+        values[i] = held[i];
+        written[i] = 1.0;
       }
-      whole.values.at(index) = value;
-      whole.written.at(index) = 1.0;
     });
   }
   return wholes;
