@@ -6,6 +6,7 @@
 
 #include <fmt/format.h>
 
+#include "passes/partition_worklist.h"
 #include "passes/pass_runner.h"
 #include "support/op_names.h"
 #include "syntax/attribute_dictionary.h"
@@ -123,14 +124,14 @@ std::optional<ReshardParts> reshardParts(Program& program, const Value* input, c
   return parts;
 }
 
-// The reshard op at the rewriter's insertion point.
-Operation* buildReshard(Rewriter& rewriter, Value* input, const ReshardParts& parts) {
-  OpSpec spec;
+// The reshard op at the rewriter's insertion point. `spec` is the caller's,
+// reused from one reshard to the next: its vectors allocate only once.
+Operation* buildReshard(Rewriter& rewriter, Value* input, const ReshardParts& parts, OpSpec& spec) {
   spec.name = kReshardOp;
   spec.attributes = parts.attributes;
   spec.distAttr = parts.distAttr;
-  spec.operands = {input};
-  spec.resultTypes = {parts.resultType};
+  spec.operands.assign(1, input);
+  spec.resultTypes.assign(1, parts.resultType);
   Operation* reshard = rewriter.create(spec);
   rewriter.setDist(reshard->result(0), &reshard->distAttr()->results[0].tensor);
   return reshard;
@@ -164,8 +165,15 @@ class Partitioner {
   Partitioner(Program& program, DiagnosticEngine& diagnostics, const PartitionOptions& options)
       : rewriter_(program), diagnostics_(diagnostics), options_(options) {}
 
+  // The ops are found first (on the run's threads), then rewritten in order.
+  // An op an earlier rewrite erased (an old combine) is gone from its block
+  // and skipped, as the walk of the block would skip it.
   PartitionResult run() {
-    partitionBlock(*rewriter_.program().body());
+    const bool mayChange = mayChangeLaterOps();
+    for (Operation* op : opsToVisit(rewriter_.program(), [&](const Operation& candidate) {
+           return candidate.distAttr() && (mayChange || needsRewrite(candidate));
+         }))
+      if (op->parentBlock()) partitionOp(op);
     return std::move(result_);
   }
 
@@ -176,13 +184,31 @@ class Partitioner {
     Value* reshard;
   };
 
-  void partitionBlock(Block& block) {
-    for (Operation* op : block) {  // the iterator has read op->next() already
-      for (Block* region : op->regions()) partitionBlock(*region);
-      if (!op->distAttr()) continue;
-      partitionOperands(op);
-      if (options_.reshardResults) partitionResults(op);
+  void partitionOp(Operation* op) {
+    partitionOperands(op);
+    if (options_.reshardResults) partitionResults(op);
+  }
+
+  // Whether rewriting one op can change what a later op needs: a result
+  // retyped to its entry's layout (reshardResults), or a value's process ids
+  // learnt from a folded reshard (a mesh known only by its shape equals any
+  // of that shape, so learning its ids can make it differ from an entry).
+  // Then every op with an op_dist_attr is visited and decides as it comes.
+  bool mayChangeLaterOps() const { return options_.reshardResults || options_.fold; }
+
+  // Whether partitionOperands would change anything: an operand whose layout
+  // is not its entry's, or a tensor list (a new combine is always made).
+  // Read on several threads before any rewrite.
+  static bool needsRewrite(const Operation& op) {
+    const OpDistAttr& attr = *op.distAttr();
+    for (size_t i = 0; i < op.numOperands() && i < attr.operands.size(); ++i) {
+      const DistEntry& entry = attr.operands[i];
+      const Value* value = op.operandValue(i);
+      if (entry.kind == DistEntry::Kind::List) return true;
+      if (entry.kind == DistEntry::Kind::Tensor && value && value->dist && !(*value->dist == entry.tensor))
+        return true;
     }
+    return false;
   }
 
   size_t entryLocation(const Operation& op, const DistEntry& entry) const {
@@ -192,7 +218,8 @@ class Partitioner {
   // zip(operands, entries): extra operands or entries are left alone.
   void partitionOperands(Operation* op) {
     const OpDistAttr& attr = *op->distAttr();
-    std::vector<Value*> replaced;
+    std::vector<Value*>& replaced = replaced_;
+    replaced.clear();
     for (size_t i = 0; i < op->numOperands() && i < attr.operands.size(); ++i) {
       const DistEntry& entry = attr.operands[i];
       Value* old = op->operandValue(i);
@@ -205,14 +232,14 @@ class Partitioner {
       rewriter_.setOperand(op, i, now);
       replaced.push_back(old);
     }
-    eraseUnused(replaced);
+    if (!replaced.empty()) eraseUnused(replaced);
   }
 
   // The value `op` should use instead of `value` to see it as `dst`.
   Value* reshardValue(Operation* op, Value* value, const TensorDistAttr& dst, size_t location) {
     if (!value || !value->dist || *value->dist == dst) return value;
     Value* source = options_.fold ? foldSource(value) : value;
-    if (*source->dist == dst) return source;
+    if (source != value && *source->dist == dst) return source;
     if (Value* shared = findShared(source, dst, op->parentBlock())) return shared;
     rewriter_.setInsertionPoint(op);
     Value* intermediate = source;
@@ -235,7 +262,7 @@ class Partitioner {
       result_.ok = false;
       return nullptr;
     }
-    Operation* reshard = buildReshard(rewriter_, input, *parts);
+    Operation* reshard = buildReshard(rewriter_, input, *parts, reshardSpec_);
     result_.inserted.push_back(reshard);
     return reshard->result(0);
   }
@@ -344,7 +371,7 @@ class Partitioner {
   // Old combines left unused always go (Paddle erases the unused producer);
   // with --fold, so do reshards left unused. A combine goes before the
   // reshards that fed it, so repeat until nothing changes.
-  void eraseUnused(std::vector<Value*> candidates) {
+  void eraseUnused(std::vector<Value*>& candidates) {
     for (bool changed = true; changed;) {
       changed = false;
       for (Value*& value : candidates) {
@@ -389,6 +416,8 @@ class Partitioner {
   // --dedupe's reshards by source value: a lookup sees only that value's.
   std::unordered_map<const Value*, std::vector<Shared>> shared_;
   std::unordered_map<ReshardKey, ReshardParts, ReshardKeyHash> memo_;
+  OpSpec reshardSpec_;  // buildReshard's, reused
+  std::vector<Value*> replaced_;  // partitionOperands's, reused
 };
 
 }  // namespace
