@@ -13,8 +13,10 @@
 namespace reshardctl {
 
 // Programs with fewer values are walked on one thread unless -j says
-// otherwise: a walk costs about a microsecond an op, and starting a thread
-// tens of them, so below this the threads save less than a millisecond.
+// otherwise. The walks cost 100 to 400 instructions an op (callgrind, varied
+// bench program: the verifier, the partition pass's search), a few
+// milliseconds at this size, against tens of microseconds to start a
+// thread; much below it the saving is lost in the noise of a run.
 inline constexpr size_t kParallelWalkValues = 20000;
 
 struct OpRange {
