@@ -27,8 +27,9 @@ std::vector<Operation*> opsToVisit(const Program& program, const Visit& visit) {
   const ParallelWalk walk = planParallelWalk(program);
   std::vector<std::vector<Operation*>> found(walk.ranges.size());
   runOnThreads(walk.ranges.size(), walk.jobs, [&](size_t i) {
-    for (Operation* op = walk.ranges[i].first; op != walk.ranges[i].end; op = op->next())
-      collectOp(op, visit, found[i]);
+    std::vector<Operation*> mine;  // filled apart: found's neighbouring entries are other threads'
+    for (Operation* op = walk.ranges[i].first; op != walk.ranges[i].end; op = op->next()) collectOp(op, visit, mine);
+    found[i] = std::move(mine);
   });
   std::vector<Operation*> all;
   for (const std::vector<Operation*>& part : found) all.insert(all.end(), part.begin(), part.end());

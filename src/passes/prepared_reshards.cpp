@@ -1,7 +1,6 @@
 #include "passes/prepared_reshards.h"
 
 #include <algorithm>
-#include <functional>
 #include <utility>
 
 #include "ir/parallel/op_ranges.h"
@@ -42,12 +41,9 @@ void wantOperands(const Program& program, const Operation& op, std::vector<Wante
   }
 }
 
-// Runs work(slice, i) for i in [0, count) on `jobs` threads, in `slices`
-// consecutive slices.
-void forEachOnThreads(size_t count, size_t slices, unsigned jobs, const std::function<void(size_t, size_t)>& work) {
-  runOnThreads(slices, jobs, [&](size_t s) {
-    for (size_t i = count * s / slices; i < count * (s + 1) / slices; ++i) work(s, i);
-  });
+// Item indexes [first, second) of slice `s` of `count` items in `slices`.
+std::pair<size_t, size_t> slice(size_t count, size_t slices, size_t s) {
+  return {count * s / slices, count * (s + 1) / slices};
 }
 
 size_t slicesFor(size_t count, unsigned jobs) { return std::min(count, size_t{jobs} * kSlicesPerJob); }
@@ -57,17 +53,24 @@ size_t slicesFor(size_t count, unsigned jobs) { return std::min(count, size_t{jo
 void PreparedReshards::prepare(const Program& program, const std::vector<Operation*>& ops) {
   const unsigned jobs = jobsFor(program.valueCount(), kParallelWalkValues);
   if (jobs <= 1 || ops.empty()) return;
+  // Each slice is filled apart and moved into its place when done:
+  // neighbouring places are other threads' (shared cache lines).
   std::vector<std::vector<Wanted>> wantedBySlice(slicesFor(ops.size(), jobs));
-  forEachOnThreads(ops.size(), wantedBySlice.size(), jobs, [&](size_t slice, size_t i) {
-    if (ops[i]->distAttr()) wantOperands(program, *ops[i], wantedBySlice[slice]);
+  runOnThreads(wantedBySlice.size(), jobs, [&](size_t s) {
+    std::vector<Wanted> wanted;
+    for (auto [i, end] = slice(ops.size(), wantedBySlice.size(), s); i < end; ++i)
+      if (ops[i]->distAttr()) wantOperands(program, *ops[i], wanted);
+    wantedBySlice[s] = std::move(wanted);
   });
   std::vector<Wanted> distinct;
   for (const std::vector<Wanted>& wanted : wantedBySlice)
     for (const Wanted& one : wanted)
       if (index_.emplace(one.key, distinct.size()).second) distinct.push_back(one);
   texts_.resize(distinct.size());
-  forEachOnThreads(distinct.size(), slicesFor(distinct.size(), jobs), jobs, [&](size_t, size_t i) {
-    texts_[i] = writeReshard(program, distinct[i].key, distinct[i].input, *distinct[i].dst);
+  const size_t slices = slicesFor(distinct.size(), jobs);
+  runOnThreads(slices, jobs, [&](size_t s) {
+    for (auto [i, end] = slice(distinct.size(), slices, s); i < end; ++i)
+      texts_[i] = writeReshard(program, distinct[i].key, distinct[i].input, *distinct[i].dst);
   });
 }
 

@@ -77,13 +77,21 @@ class PieceNumbers {
     while (piece < seen && !first.compare_exchange_weak(seen, piece, std::memory_order_relaxed)) {
     }
   }
+  // How many results and arguments a piece numbers.
+  struct Counts {
+    uint32_t results = 0, arguments = 0;
+    Counts operator+(const Counts& other) const { return {results + other.results, arguments + other.arguments}; }
+  };
   // The second walk: only `piece` writes the numbers of the values it
-  // printed first, so the pieces number at once.
-  void numberIn(const Value* value, uint32_t piece) {
+  // printed first, so the pieces number at once. Each counts in `counts`,
+  // its own (neighbouring pieces' counts share cache lines), then tells
+  // them (countsOf).
+  void numberIn(const Value* value, uint32_t piece, Counts& counts) {
     uint32_t& local = local_[value->id];
     if (firstPiece_[value->id] != piece || local != kUnnumbered) return;
-    local = value->definingOp ? counts_[piece].results++ : counts_[piece].arguments++;
+    local = value->definingOp ? counts.results++ : counts.arguments++;
   }
+  void countsOf(uint32_t piece, const Counts& counts) { counts_[piece] = counts; }
   // Once both walks are done: each piece's counts become its bases.
   void sumCounts() {
     Counts base{firstResult_, 0};
@@ -101,10 +109,6 @@ class PieceNumbers {
   }
 
  private:
-  struct Counts {
-    uint32_t results = 0, arguments = 0;
-    Counts operator+(const Counts& other) const { return {results + other.results, arguments + other.arguments}; }
-  };
   std::vector<uint32_t> firstPiece_, local_;  // by value id
   std::vector<Counts> counts_;                // by piece: counts, then bases
   uint32_t firstResult_;
@@ -121,9 +125,15 @@ template <PieceWalk kWalk>
 class PieceWalker {
  public:
   PieceWalker(PieceNumbers& numbers, uint32_t piece) : numbers_(numbers), piece_(piece) {}
+  ~PieceWalker() {
+    if constexpr (kWalk == PieceWalk::LocalNumbers) numbers_.countsOf(piece_, counts_);
+  }
+  PieceWalker(const PieceWalker&) = delete;
+  PieceWalker& operator=(const PieceWalker&) = delete;
+
   uint32_t numberOf(const Value* value) {
     if constexpr (kWalk == PieceWalk::FirstPieces) numbers_.printedIn(value, piece_);
-    else numbers_.numberIn(value, piece_);
+    else numbers_.numberIn(value, piece_, counts_);
     return 0;
   }
   bool firstPrint(const Value* value) {
@@ -134,6 +144,7 @@ class PieceWalker {
  private:
   PieceNumbers& numbers_;
   uint32_t piece_;
+  PieceNumbers::Counts counts_;  // the second walk's, told when the walk of its piece ends
 };
 
 // The numbers of one piece of a print in pieces, read from PieceNumbers (so
@@ -525,7 +536,7 @@ constexpr size_t kPieceOps = 512;
 constexpr size_t kPiecesPerJob = 4;
 
 std::vector<OpRange> cutPieces(const Program& program, unsigned jobs) {
-  const size_t ops = countOps(*program.body());
+  const size_t ops = program.body()->size();
   return cutOps(*program.body(), std::max((ops + kPieceOps - 1) / kPieceOps, size_t{jobs} * kPiecesPerJob));
 }
 

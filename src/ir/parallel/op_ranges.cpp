@@ -13,14 +13,8 @@ constexpr size_t kRangesPerJob = 4;
 
 }  // namespace
 
-size_t countOps(const Block& block) {
-  size_t count = 0;
-  for (const Operation* op = block.front(); op; op = op->next()) ++count;
-  return count;
-}
-
 std::vector<OpRange> cutOps(const Block& block, size_t parts) {
-  const size_t count = countOps(block);
+  const size_t count = block.size();
   parts = std::clamp<size_t>(parts, 1, std::max<size_t>(count, 1));
   std::vector<OpRange> ranges;
   Operation* op = block.front();

@@ -26,7 +26,7 @@ TEST_CASE("op ranges: consecutive, covering every op once, sizes within one of e
     for (size_t parts : {1, 2, 3, 8, 200}) {
       Program program;
       addOps(program, ops);
-      CHECK(countOps(*program.body()) == ops);
+      CHECK(program.body()->size() == ops);
       const std::vector<OpRange> ranges = cutOps(*program.body(), parts);
       CHECK(ranges.size() == std::min(ops, parts));
       std::vector<const Operation*> seen;
@@ -43,6 +43,15 @@ TEST_CASE("op ranges: consecutive, covering every op once, sizes within one of e
       if (!ranges.empty()) CHECK(largest - smallest <= 1);
     }
   }
+}
+
+TEST_CASE("op ranges: a block counts its ops as they come and go") {
+  Program program;
+  addOps(program, 3);
+  CHECK(program.body()->size() == 3);
+  program.eraseOp(program.body()->front()->next());
+  CHECK(program.body()->size() == 2);
+  CHECK(cutOps(*program.body(), 5).size() == 2);
 }
 
 TEST_CASE("op ranges: a walk plans one range on one thread, several a thread on more") {
