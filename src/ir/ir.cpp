@@ -56,6 +56,7 @@ void Block::insertBefore(Operation* before, Operation* op) {
   op->prev_ = before ? before->prev_ : last_;
   if (op->prev_) op->prev_->next_ = op; else first_ = op;
   if (before) before->prev_ = op; else last_ = op;
+  ++size_;
 }
 
 void Block::remove(Operation* op) {
@@ -63,6 +64,7 @@ void Block::remove(Operation* op) {
   if (op->next_) op->next_->prev_ = op->prev_; else last_ = op->prev_;
   op->prev_ = op->next_ = nullptr;
   op->parent_ = nullptr;
+  --size_;
 }
 
 // ---- Program -----------------------------------------------------------------

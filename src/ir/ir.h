@@ -167,6 +167,10 @@ class Block {
   Operation* front() const { return first_; }
   Operation* back() const { return last_; }
   bool empty() const { return first_ == nullptr; }
+  // How many ops the block holds (not its nested blocks'): kept as ops come
+  // and go, so that cutting a block into ranges for threads
+  // (ir/parallel/op_ranges.h) need not walk it to count.
+  size_t size() const { return size_; }
   Operation* parentOp() const { return parentOp_; }
 
   const std::vector<Value*>& arguments() const { return arguments_; }
@@ -209,6 +213,7 @@ class Block {
   friend class ProgramJoiner;
   Operation* first_ = nullptr;
   Operation* last_ = nullptr;
+  size_t size_ = 0;
   Operation* parentOp_ = nullptr;
   std::vector<Value*> arguments_;
   std::vector<std::string_view> argumentAttributes_;  // by argument index; often empty

@@ -3,9 +3,17 @@
 namespace reshardctl {
 
 Operation* Rewriter::create(const OpSpec& spec) {
-  OpSpec withId = spec;
-  if (!withId.debugId && program_.usesDebugIds()) withId.debugId = program_.newDebugId();
-  Operation* op = program_.createOp(withId);
+  // The spec is copied only where a debug dump's new op takes a fresh id:
+  // apply creates an op per reshard, and the copy's two vectors were a
+  // fifth of that.
+  Operation* op = nullptr;
+  if (!spec.debugId && program_.usesDebugIds()) {
+    OpSpec withId = spec;
+    withId.debugId = program_.newDebugId();
+    op = program_.createOp(withId);
+  } else {
+    op = program_.createOp(spec);
+  }
   block_->insertBefore(before_, op);
   ++changes_;
   return op;

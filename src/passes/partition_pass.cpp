@@ -6,63 +6,22 @@
 
 #include <fmt/format.h>
 
+#include "passes/partition_worklist.h"
 #include "passes/pass_runner.h"
+#include "passes/prepared_reshards.h"
+#include "passes/reshard_parts.h"
 #include "support/op_names.h"
-#include "syntax/attribute_dictionary.h"
-#include "syntax/dist_attr_text.h"
 #include "syntax/type_text.h"
 
 namespace reshardctl {
 
 namespace {
 
-std::string meshText(const ProcessMesh& mesh) {
-  return fmt::format("[{}]", fmt::join(mesh.shape, ","));
-}
-
-// A value's stop_gradient as pir::Value::attribute reads it: the defining
-// op's `stop_gradient` array at the result's index; true when there is none
-// (block arguments, ops that do not print it).
-bool stopGradient(const Value* value) {
-  if (!value || !value->definingOp) return true;
-  std::optional<std::string_view> array =
-      findAttribute(value->definingOp->attributes(), "stop_gradient");
-  if (!array) return true;
-  return boolArrayElement(*array, value->index).value_or(true);
-}
-
-// PassStopGradientsDefaultly (pir/src/core/operation_utils / builder): the
-// outputs stop gradients unless some input does not.
-std::string stopGradientText(bool stop) { return stop ? "[true]" : "[false]"; }
-
-std::string passStopGradients(const std::vector<Value*>& inputs) {
-  for (const Value* input : inputs)
-    if (!stopGradient(input)) return stopGradientText(false);
-  return stopGradientText(true);
-}
-
-// Generation A never copies op_role, so its dumps skip the lookup.
-std::string_view opRoleOf(const Program& program, const Operation& op) {
-  if (program.generation() == DistGeneration::A) return {};
-  return findAttribute(op.attributes(), "op_role").value_or(std::string_view());
-}
-
-// The attributes of a new op. Generation A (silverling/paddle-paddle @2ce6c02
-// dist_op.cc ReShardOp::Build) gives a reshard only op_dist_attr. From the
-// MergeMeshes version on, Build calls PassStopGradientsDefaultly, and the
-// later passes copy op_role to inserted ops (docs/passes.md, "apply_partition_pass"), so C-E add
-// `stop_gradient` and, when the consumer has one, its `op_role`.
-// builtin.combine's Build has always called PassStopGradientsDefaultly.
-std::string newOpAttributes(const Program& program, std::string opDistAttr, const Value* input,
-                            const std::vector<Value*>& inputs, std::string_view opRole) {
-  bool generationA = program.generation() == DistGeneration::A;
-  std::vector<std::pair<std::string_view, std::string>> entries;
-  if (!opDistAttr.empty()) entries.emplace_back("op_dist_attr", std::move(opDistAttr));
-  if (generationA && input) return writeAttributes(std::move(entries));
-  if (!generationA && !opRole.empty()) entries.emplace_back("op_role", std::string(opRole));
-  entries.emplace_back("stop_gradient", input ? stopGradientText(stopGradient(input)) : passStopGradients(inputs));
-  return writeAttributes(std::move(entries));
-}
+using partition::PreparedReshards;
+using partition::ReshardKey;
+using partition::ReshardKeyHash;
+using partition::ReshardParts;
+using partition::ReshardText;
 
 Operation* createCombine(Rewriter& rewriter, const std::vector<Value*>& elements,
                          std::string_view opRole) {
@@ -71,7 +30,7 @@ Operation* createCombine(Rewriter& rewriter, const std::vector<Value*>& elements
   for (const Value* element : elements) types.push_back(element ? element->type : nullptr);
   OpSpec spec;
   spec.name = kCombineOp;
-  spec.attributes = program.strings().intern(newOpAttributes(program, "", nullptr, elements, opRole));
+  spec.attributes = program.strings().intern(partition::newOpAttributes(program, "", nullptr, elements, opRole));
   spec.operands = elements;
   spec.resultTypes = {vectorType(program.types(), types)};
   return rewriter.create(spec);
@@ -85,87 +44,38 @@ TensorDistAttr onMesh(const TensorDistAttr& src, const ProcessMesh& mesh) {
   return moved;
 }
 
-// What a `dist_op.reshard(input) -> dst` is made of, all but its operand, as
-// ReshardOp::Build makes it: op mesh = the input's mesh when both meshes are
-// equal, else the merged 1-D mesh; result type = input type with dst's
-// distribution; text in the program's generation (newOpAttributes). `opRole`
-// is the consumer's op_role value text, copied in generations C-E. Computed
-// once for many alike reshards (Partitioner::memoizedParts).
-struct ReshardParts {
-  std::string_view attributes;           // interned in the program
-  const OpDistAttr* distAttr = nullptr;  // kept by the program
-  const Type* resultType = nullptr;
-};
-
-// nullopt (with a diagnostic at `location`) when the merged mesh cannot be
-// known (a mesh given only by its shape).
-std::optional<ReshardParts> reshardParts(Program& program, const Value* input, const TensorDistAttr& dst,
-                                         size_t location, DiagnosticEngine& diagnostics,
-                                         std::string_view opRole) {
-  const TensorDistAttr& src = *input->dist;
-  ProcessMesh opMesh = mergeMeshes(src.mesh, dst.mesh);
-  if (!opMesh.idsKnown) {
-    diagnostics.error(location, 1,
-                      fmt::format("cannot build the reshard: moving from mesh {} to mesh {} needs "
-                                  "both meshes' process ids, and one is known only by its shape",
-                                  meshText(src.mesh), meshText(dst.mesh)));
-    return std::nullopt;
-  }
-  OpDistAttr attr;
-  attr.mesh = opMesh;
-  attr.operands.push_back(DistEntry{DistEntry::Kind::Tensor, src, {}, 0});
-  attr.results.push_back(DistEntry{DistEntry::Kind::Tensor, dst, {}, 0});
-  std::string distText = writeOpDistAttr(attr, program.distStyle());
-  ReshardParts parts;
-  parts.attributes = program.strings().intern(newOpAttributes(program, std::move(distText), input, {}, opRole));
-  parts.distAttr = program.keepOpDistAttr(std::move(attr));
-  parts.resultType = distTensorType(program.types(), input->type, dst, program.distStyle());
-  return parts;
-}
-
-// The reshard op at the rewriter's insertion point.
-Operation* buildReshard(Rewriter& rewriter, Value* input, const ReshardParts& parts) {
-  OpSpec spec;
+// The reshard op at the rewriter's insertion point. `spec` is the caller's,
+// reused from one reshard to the next: its vectors allocate only once.
+Operation* buildReshard(Rewriter& rewriter, Value* input, const ReshardParts& parts, OpSpec& spec) {
   spec.name = kReshardOp;
   spec.attributes = parts.attributes;
   spec.distAttr = parts.distAttr;
-  spec.operands = {input};
-  spec.resultTypes = {parts.resultType};
+  spec.operands.assign(1, input);
+  spec.resultTypes.assign(1, parts.resultType);
   Operation* reshard = rewriter.create(spec);
   rewriter.setDist(reshard->result(0), &reshard->distAttr()->results[0].tensor);
   return reshard;
 }
-
-// What decides a reshard's parts (ReshardParts): its input's distribution and
-// type, the destination, and the two attributes copied from around it. The
-// distributions are compared by identity: the pass passes only kept ones (the
-// program's, which never change), so equal keys always build equal parts.
-struct ReshardKey {
-  const TensorDistAttr* source;
-  const TensorDistAttr* destination;
-  const Type* inputType;
-  std::string_view opRole;
-  bool stopGradient;
-  bool operator==(const ReshardKey&) const = default;
-};
-struct ReshardKeyHash {
-  size_t operator()(const ReshardKey& k) const {
-    std::hash<const void*> pointer;
-    size_t h = pointer(k.source);
-    h = h * 31 + pointer(k.destination);
-    h = h * 31 + pointer(k.inputType);
-    h = h * 31 + std::hash<std::string_view>()(k.opRole);
-    return h * 2 + k.stopGradient;
-  }
-};
 
 class Partitioner {
  public:
   Partitioner(Program& program, DiagnosticEngine& diagnostics, const PartitionOptions& options)
       : rewriter_(program), diagnostics_(diagnostics), options_(options) {}
 
+  // The ops are found first (on the run's threads), then rewritten in order.
+  // An op an earlier rewrite erased (an old combine) is gone from its block
+  // and skipped, as the walk of the block would skip it.
+  // Where each op's reshards are known before any rewrite (no switch that
+  // changes later ops, no split that makes new layouts), their texts are
+  // written first, on the run's threads too.
   PartitionResult run() {
-    partitionBlock(*rewriter_.program().body());
+    const bool mayChange = mayChangeLaterOps();
+    const std::vector<Operation*> ops = opsToVisit(rewriter_.program(), [&](const Operation& candidate) {
+      return candidate.distAttr() && (mayChange || needsRewrite(candidate));
+    });
+    if (!mayChange && !options_.splitCrossMesh) prepared_.prepare(rewriter_.program(), ops);
+    for (Operation* op : ops)
+      if (op->parentBlock()) partitionOp(op);
     return std::move(result_);
   }
 
@@ -176,13 +86,30 @@ class Partitioner {
     Value* reshard;
   };
 
-  void partitionBlock(Block& block) {
-    for (Operation* op : block) {  // the iterator has read op->next() already
-      for (Block* region : op->regions()) partitionBlock(*region);
-      if (!op->distAttr()) continue;
-      partitionOperands(op);
-      if (options_.reshardResults) partitionResults(op);
+  void partitionOp(Operation* op) {
+    partitionOperands(op);
+    if (options_.reshardResults) partitionResults(op);
+  }
+
+  // Whether rewriting one op can change what a later op needs: a result
+  // retyped to its entry's layout (reshardResults), or a value's process ids
+  // learnt from a folded reshard (a mesh known only by its shape equals any
+  // of that shape, so learning its ids can make it differ from an entry).
+  // Then every op with an op_dist_attr is visited and decides as it comes.
+  bool mayChangeLaterOps() const { return options_.reshardResults || options_.fold; }
+
+  // Whether partitionOperands would change anything: an operand whose layout
+  // is not its entry's, or a tensor list (a new combine is always made).
+  // Read on several threads before any rewrite.
+  static bool needsRewrite(const Operation& op) {
+    const OpDistAttr& attr = *op.distAttr();
+    for (size_t i = 0; i < op.numOperands() && i < attr.operands.size(); ++i) {
+      const DistEntry& entry = attr.operands[i];
+      const Value* value = op.operandValue(i);
+      if (entry.kind == DistEntry::Kind::List) return true;
+      if (entry.kind == DistEntry::Kind::Tensor && partition::layoutDiffers(value, entry.tensor)) return true;
     }
+    return false;
   }
 
   size_t entryLocation(const Operation& op, const DistEntry& entry) const {
@@ -192,7 +119,8 @@ class Partitioner {
   // zip(operands, entries): extra operands or entries are left alone.
   void partitionOperands(Operation* op) {
     const OpDistAttr& attr = *op->distAttr();
-    std::vector<Value*> replaced;
+    std::vector<Value*>& replaced = replaced_;
+    replaced.clear();
     for (size_t i = 0; i < op->numOperands() && i < attr.operands.size(); ++i) {
       const DistEntry& entry = attr.operands[i];
       Value* old = op->operandValue(i);
@@ -205,14 +133,14 @@ class Partitioner {
       rewriter_.setOperand(op, i, now);
       replaced.push_back(old);
     }
-    eraseUnused(replaced);
+    if (!replaced.empty()) eraseUnused(replaced);
   }
 
   // The value `op` should use instead of `value` to see it as `dst`.
   Value* reshardValue(Operation* op, Value* value, const TensorDistAttr& dst, size_t location) {
-    if (!value || !value->dist || *value->dist == dst) return value;
+    if (!partition::layoutDiffers(value, dst)) return value;
     Value* source = options_.fold ? foldSource(value) : value;
-    if (*source->dist == dst) return source;
+    if (source != value && *source->dist == dst) return source;
     if (Value* shared = findShared(source, dst, op->parentBlock())) return shared;
     rewriter_.setInsertionPoint(op);
     Value* intermediate = source;
@@ -235,22 +163,22 @@ class Partitioner {
       result_.ok = false;
       return nullptr;
     }
-    Operation* reshard = buildReshard(rewriter_, input, *parts);
+    Operation* reshard = buildReshard(rewriter_, input, *parts, reshardSpec_);
     result_.inserted.push_back(reshard);
     return reshard->result(0);
   }
 
   // A large program inserts many alike reshards: each distinct one's text is
-  // written once (writing it is most of the pass's time otherwise).
+  // written once (writing it is most of the pass's time otherwise), here or
+  // ahead on the run's threads (prepared_).
   std::optional<ReshardParts> memoizedParts(Operation* op, Value* input, const TensorDistAttr& dst,
                                             size_t location) {
     Program& program = rewriter_.program();
-    std::string_view opRole = opRoleOf(program, *op);
-    // Generation A's reshard carries no stop_gradient (newOpAttributes): no need to look.
-    bool stops = program.generation() != DistGeneration::A && stopGradient(input);
-    ReshardKey key{input->dist, &dst, input->type, opRole, stops};
+    const ReshardKey key = partition::reshardKey(program, *op, input, dst);
     if (auto found = memo_.find(key); found != memo_.end()) return found->second;
-    std::optional<ReshardParts> parts = reshardParts(program, input, dst, location, diagnostics_, opRole);
+    std::optional<ReshardParts> parts;
+    if (std::optional<ReshardText> text = prepared_.take(key)) parts = partition::keepReshard(program, std::move(*text));
+    else parts = partition::reshardParts(program, key, input, dst, location, diagnostics_);
     if (parts) memo_.emplace(key, *parts);
     return parts;
   }
@@ -336,7 +264,7 @@ class Partitioner {
       elements.push_back(now);
     }
     rewriter_.setInsertionPoint(op);
-    Operation* created = createCombine(rewriter_, elements, opRoleOf(rewriter_.program(), *op));
+    Operation* created = createCombine(rewriter_, elements, partition::opRoleOf(rewriter_.program(), *op));
     result_.combines.push_back(created);
     return created->result(0);
   }
@@ -344,7 +272,7 @@ class Partitioner {
   // Old combines left unused always go (Paddle erases the unused producer);
   // with --fold, so do reshards left unused. A combine goes before the
   // reshards that fed it, so repeat until nothing changes.
-  void eraseUnused(std::vector<Value*> candidates) {
+  void eraseUnused(std::vector<Value*>& candidates) {
     for (bool changed = true; changed;) {
       changed = false;
       for (Value*& value : candidates) {
@@ -389,6 +317,9 @@ class Partitioner {
   // --dedupe's reshards by source value: a lookup sees only that value's.
   std::unordered_map<const Value*, std::vector<Shared>> shared_;
   std::unordered_map<ReshardKey, ReshardParts, ReshardKeyHash> memo_;
+  PreparedReshards prepared_;
+  OpSpec reshardSpec_;  // buildReshard's, reused
+  std::vector<Value*> replaced_;  // partitionOperands's, reused
 };
 
 }  // namespace

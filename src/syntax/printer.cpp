@@ -1,15 +1,18 @@
 #include "syntax/printer.h"
 
 #include <algorithm>
+#include <atomic>
 #include <charconv>
 #include <cstring>
 #include <limits>
 #include <optional>
+#include <type_traits>
 #include <unordered_set>
 #include <vector>
 
 #include <fmt/format.h>
 
+#include "ir/parallel/op_ranges.h"
 #include "support/ordered_chunks.h"
 #include "support/parallel_jobs.h"
 #include "syntax/text_frame.h"
@@ -25,9 +28,7 @@ constexpr std::string_view kNullValue = "<<NULL VALUE>>";
 constexpr std::string_view kNullType = "<<NULL TYPE>>";
 
 // The counters Paddle's IrPrinter keeps: op results and block arguments are
-// numbered apart, each the first time it is printed. The numbering pass of a
-// print in pieces also notes the piece (top-level op) of each block
-// argument's first print.
+// numbered apart, each the first time it is printed.
 class Numbering {
  public:
   explicit Numbering(const Program& program)
@@ -41,64 +42,139 @@ class Numbering {
   // True the first time it is asked about `value`: PrintValue's alias miss,
   // after which a block argument's attributes are printed.
   bool firstPrint(const Value* value) {
-    if (firstPieces_.empty()) firstPieces_.resize(numbers_.size(), kUnnumbered);
-    uint32_t& piece = firstPieces_[value->id];
-    if (piece != kUnnumbered) return false;
-    piece = piece_;
+    if (printed_.empty()) printed_.resize(numbers_.size(), false);
+    if (printed_[value->id]) return false;
+    printed_[value->id] = true;
     return true;
-  }
-  void startPiece(uint32_t piece) { piece_ = piece; }
-
-  uint32_t numberAfterPass(const Value* value) const { return numbers_[value->id]; }
-  uint32_t firstPieceAfterPass(const Value* value) const {
-    return firstPieces_.empty() ? kUnnumbered : firstPieces_[value->id];
   }
   std::vector<uint32_t> take() { return std::move(numbers_); }
 
  private:
   std::vector<uint32_t> numbers_;
-  std::vector<uint32_t> firstPieces_;  // by value id: where it was first printed; empty until asked
+  std::vector<bool> printed_;  // by value id; empty until asked
   uint32_t nextResult_;
   uint32_t nextArgument_ = 0;
-  uint32_t piece_ = 0;
 };
 
-// The numbers of one piece of a print in pieces: those the numbering pass gave
-// (read only, so pieces print at once), and a block argument's first print
-// where the pass met it, i.e. if in this piece, at its first print here.
-class PieceNumbering {
+// What a print in pieces knows of each value before any piece is printed,
+// found on the run's threads by two walks of the printer itself over the
+// pieces (so the numbers are a serial print's, whatever the graph): the
+// piece that prints a value first (the least piece that prints it), then
+// in each piece the values first printed there, numbered from 0 in the
+// order it prints them. A piece's first numbers are the counts of the
+// pieces before it (prefix sums), so a value's number is its first piece's
+// base plus its number there. Memory: two numbers a value, two a piece.
+class PieceNumbers {
  public:
-  PieceNumbering(const Numbering& pass, uint32_t firstPiece, uint32_t endPiece)
-      : pass_(pass), firstPiece_(firstPiece), endPiece_(endPiece) {}
+  PieceNumbers(const Program& program, size_t pieces)
+      : firstPiece_(program.valueCount(), kUnnumbered), local_(program.valueCount(), kUnnumbered),
+        counts_(pieces), firstResult_(program.firstResultNumber()) {}
 
-  uint32_t numberOf(const Value* value) const { return pass_.numberAfterPass(value); }
-  bool firstPrint(const Value* value) {
-    const uint32_t piece = pass_.firstPieceAfterPass(value);
-    return piece >= firstPiece_ && piece < endPiece_ && printedHere_.insert(value->id).second;
+  // The first walk, on every piece at once: `piece` prints `value`.
+  void printedIn(const Value* value, uint32_t piece) {
+    std::atomic_ref<uint32_t> first(firstPiece_[value->id]);
+    uint32_t seen = first.load(std::memory_order_relaxed);
+    while (piece < seen && !first.compare_exchange_weak(seen, piece, std::memory_order_relaxed)) {
+    }
+  }
+  // How many results and arguments a piece numbers.
+  struct Counts {
+    uint32_t results = 0, arguments = 0;
+    Counts operator+(const Counts& other) const { return {results + other.results, arguments + other.arguments}; }
+  };
+  // The second walk: only `piece` writes the numbers of the values it
+  // printed first, so the pieces number at once. Each counts in `counts`,
+  // its own (neighbouring pieces' counts share cache lines), then tells
+  // them (countsOf).
+  void numberIn(const Value* value, uint32_t piece, Counts& counts) {
+    uint32_t& local = local_[value->id];
+    if (firstPiece_[value->id] != piece || local != kUnnumbered) return;
+    local = value->definingOp ? counts.results++ : counts.arguments++;
+  }
+  void countsOf(uint32_t piece, const Counts& counts) { counts_[piece] = counts; }
+  // Once both walks are done: each piece's counts become its bases.
+  void sumCounts() {
+    Counts base{firstResult_, 0};
+    for (Counts& counts : counts_) {
+      const Counts count = counts;
+      counts = base;
+      base = base + count;
+    }
+  }
+
+  uint32_t firstPiece(const Value* value) const { return firstPiece_[value->id]; }
+  uint32_t numberOf(const Value* value) const {
+    const Counts& base = counts_[firstPiece_[value->id]];
+    return (value->definingOp ? base.results : base.arguments) + local_[value->id];
   }
 
  private:
-  const Numbering& pass_;
-  uint32_t firstPiece_, endPiece_;
+  std::vector<uint32_t> firstPiece_, local_;  // by value id
+  std::vector<Counts> counts_;                // by piece: counts, then bases
+  uint32_t firstResult_;
+};
+
+// The printer's numbering in the walks of PieceNumbers, which make no text
+// (NullText). The first walk notes every value the printer numbers or asks
+// about (a block argument is asked about at each print, named or not); the
+// second numbers only what the printer numbers (a named argument takes no
+// number).
+enum class PieceWalk { FirstPieces, LocalNumbers };
+
+template <PieceWalk kWalk>
+class PieceWalker {
+ public:
+  PieceWalker(PieceNumbers& numbers, uint32_t piece) : numbers_(numbers), piece_(piece) {}
+  ~PieceWalker() {
+    if constexpr (kWalk == PieceWalk::LocalNumbers) numbers_.countsOf(piece_, counts_);
+  }
+  PieceWalker(const PieceWalker&) = delete;
+  PieceWalker& operator=(const PieceWalker&) = delete;
+
+  uint32_t numberOf(const Value* value) {
+    if constexpr (kWalk == PieceWalk::FirstPieces) numbers_.printedIn(value, piece_);
+    else numbers_.numberIn(value, piece_, counts_);
+    return 0;
+  }
+  bool firstPrint(const Value* value) {
+    if constexpr (kWalk == PieceWalk::FirstPieces) numbers_.printedIn(value, piece_);
+    return false;
+  }
+
+ private:
+  PieceNumbers& numbers_;
+  uint32_t piece_;
+  PieceNumbers::Counts counts_;  // the second walk's, told when the walk of its piece ends
+};
+
+// The numbers of one piece of a print in pieces, read from PieceNumbers (so
+// pieces print at once); a block argument's first print is where the walks
+// met it first, i.e. if in this piece, at its first print here.
+class PieceNumbering {
+ public:
+  PieceNumbering(const PieceNumbers& numbers, uint32_t piece) : numbers_(numbers), piece_(piece) {}
+
+  uint32_t numberOf(const Value* value) const { return numbers_.numberOf(value); }
+  bool firstPrint(const Value* value) {
+    return numbers_.firstPiece(value) == piece_ && printedHere_.insert(value->id).second;
+  }
+
+ private:
+  const PieceNumbers& numbers_;
+  uint32_t piece_;
   std::unordered_set<uint32_t> printedHere_;
 };
 
-// What the numbering pass prints into: the length of the text pieces only (a
-// lower bound of the text's size, without numbers, punctuation and
-// indentation, which would cost the pass their formatting), to cut pieces.
-struct ByteCounter {
-  size_t bytes = 0;
-  ByteCounter& operator+=(std::string_view piece) {
-    bytes += piece.size();
-    return *this;
-  }
-  ByteCounter& operator+=(char) { return *this; }
+// What the walks of PieceNumbers print into: nothing.
+struct NullText {
+  NullText& operator+=(std::string_view) { return *this; }
+  NullText& operator+=(char) { return *this; }
   void append(size_t, char) {}
   void append(const char*, const char*) {}
 };
 
-// `Out` is an OutputSink, or the numbering pass's ByteCounter; `Numbers` a
-// Numbering, or a PieceNumbering of a print in pieces.
+// `Out` is an OutputSink, or NullText for the walks of PieceNumbers;
+// `Numbers` a Numbering, a PieceNumbering of a print in pieces, or a walk's.
 // Flattening is for the serial print's speed; under AddressSanitizer it only
 // makes this file take many minutes and gigabytes to compile.
 #if defined(__SANITIZE_ADDRESS__)
@@ -173,6 +249,7 @@ class Printer {
   // instantiated for pieces and for the numbering pass, GCC otherwise calls
   // them (+25% of the printer's instructions).
   [[gnu::always_inline]] void number(uint32_t n) {
+    if constexpr (std::is_same_v<Out, NullText>) return;  // a walk's numbers are not printed
     char digits[16];
     auto [end, ec] = std::to_chars(digits, digits + sizeof digits, n);
     (void)ec;
@@ -450,65 +527,54 @@ void printSerially(const Program& program, OutputSink& out) {
   Printer(program, out, numbering).printProgram();
 }
 
-// A piece of a print in pieces: the top-level ops from `first` on, `count` of
-// them; `ordinal` is the first one's place (1-based: the head is piece 0).
-struct Piece {
-  const Operation* first;
-  uint32_t ordinal;
-  uint32_t count;
-};
+// The top-level ops in pieces of kPieceOps (more where that would leave a
+// thread few), each printed by one thread into a buffer of its own.
+// kPieceOps ops are ~200 KB of the bench's text; the pieces in flight
+// (jobs + 2, support/ordered_chunks.h) then hold about 1 MB, less than the
+// parse held at its peak, so printing adds nothing to the run's peak RSS.
+constexpr size_t kPieceOps = 512;
+constexpr size_t kPiecesPerJob = 4;
 
-// The numbering pass: the printer's own walk into a byte counter (so the
-// numbers are those a serial print gives, whatever the graph), which also
-// cuts the top-level ops into pieces of at least `pieceBytes` of text.
-std::vector<Piece> numberingPass(const Program& program, Numbering& numbering, size_t pieceBytes) {
-  ByteCounter counter;
-  Printer pass(program, counter, numbering);
-  pass.head();
-  std::vector<Piece> pieces;
-  size_t pieceStart = 0;
-  uint32_t ordinal = 1;
-  for (const Operation* op : *program.body()) {
-    if (pieces.empty() || counter.bytes - pieceStart >= pieceBytes) {
-      pieces.push_back({op, ordinal, 0});
-      pieceStart = counter.bytes;
-    }
-    numbering.startPiece(ordinal++);
-    pass.topLevelOp(*op);
-    ++pieces.back().count;
-  }
-  return pieces;
+std::vector<OpRange> cutPieces(const Program& program, unsigned jobs) {
+  const size_t ops = program.body()->size();
+  return cutOps(*program.body(), std::max((ops + kPieceOps - 1) / kPieceOps, size_t{jobs} * kPiecesPerJob));
 }
 
-// A print in pieces (`jobs` > 1): numbers first, then the top-level block's
-// ops in pieces printed on `jobs` threads and written in order. The same
-// bytes as a serial print: each piece's printer reads the pass's numbers.
-// Memory: two numbers a value, 16 bytes a piece, and jobs + 2 pieces of text
-// in flight (a top-level op longer than a piece, a while holding most of the
-// program, is one piece).
-void printInPieces(const Program& program, OutputSink& out, unsigned jobs) {
-  // Pieces of 256 KiB, copied into `out`'s buffer (50 MB of text take a few
-  // ms to copy): the jobs + 2 in flight then hold about 1 MiB, less than the
-  // parse held at its peak, so printing adds nothing to the run's peak RSS
-  // (pieces of out's 1 MiB, written without a copy, added 3 MB: 1.38 times
-  // the varied 100k-op bench input instead of 1.28 on one thread). Where the
-  // program is small (~40 bytes a value is a low guess of a dump's text),
-  // smaller ones, so that every thread has several.
-  constexpr size_t kPieceBytes = size_t{1} << 18;
-  const size_t guess = size_t{program.valueCount()} * 40;
-  const size_t pieceBytes = guess >= kPieceBytes * 4 * jobs ? kPieceBytes : std::max<size_t>(1, guess / (4 * jobs));
-  Numbering numbering(program);
-  const std::vector<Piece> pieces = numberingPass(program, numbering, pieceBytes);
-  PieceNumbering headNumbers(numbering, 0, 1);
-  Printer(program, out, headNumbers).head();
-  writePiecesInOrder(pieces.size(), jobs, out, [&](size_t index, OutputSink& text) {
-    const Piece& piece = pieces[index];
-    PieceNumbering numbers(numbering, piece.ordinal, piece.ordinal + piece.count);
-    Printer printer(program, text, numbers);
-    const Operation* op = piece.first;
-    for (uint32_t i = 0; i < piece.count; ++i, op = op->next()) printer.topLevelOp(*op);
+// Piece 0 is the head (the body's arguments), piece k + 1 the ops of `ranges[k]`.
+template <PieceWalk kWalk>
+void walkPieces(const Program& program, const std::vector<OpRange>& ranges, unsigned jobs, PieceNumbers& numbers) {
+  using Walk = PieceWalker<kWalk>;
+  NullText nothing;
+  Walk head(numbers, 0);
+  Printer(program, nothing, head).head();
+  runOnThreads(ranges.size(), jobs, [&](size_t k) {
+    NullText text;
+    Walk walk(numbers, static_cast<uint32_t>(k + 1));
+    Printer printer(program, text, walk);
+    for (const Operation* op = ranges[k].first; op != ranges[k].end; op = op->next()) printer.topLevelOp(*op);
   });
-  PieceNumbering tailNumbers(numbering, 0, 0);
+}
+
+// A print in pieces (`jobs` > 1): numbers first (PieceNumbers), then the
+// top-level block's ops in pieces printed on `jobs` threads and written in
+// order. The same bytes as a serial print: each piece's printer reads the
+// numbers the walks found. Memory: two numbers a value, 24 bytes a piece,
+// and jobs + 2 pieces of text in flight (a top-level op holding most of the
+// program, a while, is in one piece).
+void printInPieces(const Program& program, OutputSink& out, unsigned jobs) {
+  const std::vector<OpRange> ranges = cutPieces(program, jobs);
+  PieceNumbers numbers(program, ranges.size() + 1);
+  walkPieces<PieceWalk::FirstPieces>(program, ranges, jobs, numbers);
+  walkPieces<PieceWalk::LocalNumbers>(program, ranges, jobs, numbers);
+  numbers.sumCounts();
+  PieceNumbering headNumbers(numbers, 0);
+  Printer(program, out, headNumbers).head();
+  writePiecesInOrder(ranges.size(), jobs, out, [&](size_t k, OutputSink& text) {
+    PieceNumbering pieceNumbers(numbers, static_cast<uint32_t>(k + 1));
+    Printer printer(program, text, pieceNumbers);
+    for (const Operation* op = ranges[k].first; op != ranges[k].end; op = op->next()) printer.topLevelOp(*op);
+  });
+  PieceNumbering tailNumbers(numbers, kUnnumbered);  // the tail prints no value
   Printer(program, out, tailNumbers).tail();
 }
 

@@ -86,10 +86,13 @@ const Type* readType(TypeTable& types, std::string_view text, size_t offset,
   return readNewType(types, text, offset, evidence);
 }
 
+std::string distTensorTypeText(const Type* base, const TensorDistAttr& dist, const DistWriteStyle& style) {
+  return fmt::format("pd_dist.tensor<{}, {}>", base->shapeText, writeTypeDist(dist, style));
+}
+
 const Type* distTensorType(TypeTable& types, const Type* base, const TensorDistAttr& dist,
                            const DistWriteStyle& style) {
-  std::string text = fmt::format("pd_dist.tensor<{}, {}>", base->shapeText, writeTypeDist(dist, style));
-  return readType(types, text, 0);
+  return readType(types, distTensorTypeText(base, dist, style), 0);
 }
 
 const Type* vectorType(TypeTable& types, const std::vector<const Type*>& elements) {

@@ -4,6 +4,7 @@
 #pragma once
 
 #include <cstddef>
+#include <string>
 #include <string_view>
 #include <vector>
 
@@ -30,6 +31,9 @@ const Type* readType(TypeTable& types, std::string_view text, size_t offset,
 // result type of a reshard. Keeps the global shape and dtype.
 const Type* distTensorType(TypeTable& types, const Type* base, const TensorDistAttr& dist,
                            const DistWriteStyle& style);
+// Its text alone, which touches no table (so threads can write it at once):
+// readType(types, text, 0) then gives the type.
+std::string distTensorTypeText(const Type* base, const TensorDistAttr& dist, const DistWriteStyle& style);
 // `vec[T1,T2]` (joined by "," with no space, as every printer version does).
 const Type* vectorType(TypeTable& types, const std::vector<const Type*>& elements);
 

@@ -21,6 +21,7 @@
 #include "tool/cli.h"
 #include "tool/cli_support.h"
 #include "tool/input_files.h"
+#include "tool/left_to_exit.h"
 #include "tool/program_output.h"
 #include "tool/reporting.h"
 
@@ -86,15 +87,19 @@ class ApplyRun {
 
   InputOutcome operator()(const InputProgram& input) {
     named_ = input.oneOfSeveral;
+    finished_.reset();  // the last input's program goes first: one program in memory at a time
     DiagnosticEngine diagnostics = reporter_.engine();
     LoadedProgram loaded = loadProgram(input, diagnostics);  // outlives the report of its diagnostics
     const InputOutcome outcome =
         loaded.program ? applyTo(input.path, loaded, diagnostics) : InputOutcome{loaded.failure, "failed"};
     reporter_.report(diagnostics);
+    finished_ = std::move(loaded.program);
     return outcome;
   }
 
   const CheckTotals& totals() const { return totals_; }
+  // The last input's program, once the run is over (tool/left_to_exit.h).
+  std::unique_ptr<Program> takeFinished() { return std::move(finished_); }
 
  private:
   InputOutcome applyTo(const std::string& path, LoadedProgram& loaded, DiagnosticEngine& diagnostics) {
@@ -187,6 +192,7 @@ class ApplyRun {
   Reporter& reporter_;
   CheckTotals totals_;
   bool named_ = false;  // the input at hand is named among several: its summary line is printed
+  std::unique_ptr<Program> finished_;  // the last input's program, until the next input starts
 };
 
 // "in 1 of 2 files", or with the programs of logs taken in turn "in 1 of 5
@@ -226,6 +232,7 @@ int runApply(const ApplyOptions& options, Reporter& reporter) {
   const InputRun inputs =
       forEachInput(files, options.inputs, reporter, standardError, std::ref(run),
                   options.mode == ApplyMode::InPlace ? SeveralPrograms::WholeFile : SeveralPrograms::InTurn);
+  leaveToExit(run.takeFinished());
   if (options.mode == ApplyMode::Check) return finishCheck(options, run.totals(), inputs, reporter);
   return inputs.status;
 }

@@ -4,7 +4,8 @@
 // parse makes: the diagnostics, the printed bytes, and the graph itself
 // (ops, value ids, types as the same interned Type, dist attrs, every use
 // list in order, layout and written form), then the partition pass's
-// diagnostics and output on each. Inputs: files (samples, goldens, bench
+// diagnostics and output on each, the chunked side's verifier, pass and
+// printer on three threads. Inputs: files (samples, goldens, bench
 // programs), generated programs (program_generator.h) in every print
 // generation, and byte-level mutations of both (errors, warnings and odd
 // layouts, where the chunks must give way to the serial parse).
@@ -29,6 +30,7 @@
 #include "ir/source.h"
 #include "ir/verifier.h"
 #include "passes/partition_pass.h"
+#include "support/parallel_jobs.h"
 #include "program_generator.h"
 #include "program_text.h"
 #include "syntax/dist_attr_text.h"
@@ -125,7 +127,11 @@ class GraphText {
   std::ostringstream out_;
 };
 
+// The chunked side runs every later stage on threads too (the verifier, the
+// partition pass's search, the print in pieces, as -j 3 makes them: pieces
+// of a few ops each in these small programs); the serial side on one.
 Outcome parseOnce(const std::string& name, const std::string& text, size_t opsPerChunk) {
+  setRequestedJobs(opsPerChunk ? 3 : 1);
   SourceFile source = SourceFile::fromString(name, text);
   DiagnosticEngine diagnostics(&source);
   ParseOptions options;

@@ -52,7 +52,9 @@ void ProgramJoiner::append(std::unique_ptr<Program> part, const SameDists& same)
     else into.first_ = from.first_;
     into.last_ = from.last_;
   }
+  into.size_ += from.size_;
   from.first_ = from.last_ = nullptr;
+  from.size_ = 0;
   if (from.closeShift_) into.closeShift_ = from.closeShift_;
 
   whole_.blankLinesBeforeOp_.merge(part->blankLinesBeforeOp_);

@@ -1,12 +1,7 @@
 #include "syntax/parallel/parallel_parse.h"
 
 #include <algorithm>
-#include <atomic>
-#include <exception>
-#include <functional>
 #include <memory>
-#include <mutex>
-#include <thread>
 #include <vector>
 
 #include "support/parallel_jobs.h"
@@ -146,28 +141,6 @@ std::vector<ChunkSpec> chunkSpecs(const OpLines& lines, const std::vector<Cut>& 
     spec.recogniseRepeatedAttributes = options.recogniseRepeatedAttributes;
   }
   return specs;
-}
-
-// Runs work(0..count-1) on `jobs` threads (this one among them), each index
-// once; the first exception is rethrown here once every thread has ended.
-void runOnThreads(size_t count, unsigned jobs, const std::function<void(size_t)>& work) {
-  std::atomic<size_t> next{0};
-  std::exception_ptr failure;
-  std::mutex failureMutex;
-  auto worker = [&] {
-    try {
-      for (size_t i; (i = next++) < count;) work(i);
-    } catch (...) {
-      std::lock_guard<std::mutex> lock(failureMutex);
-      if (!failure) failure = std::current_exception();
-      next = count;
-    }
-  };
-  std::vector<std::thread> threads;
-  for (unsigned t = 1; t < std::min<size_t>(jobs, count); ++t) threads.emplace_back(worker);
-  worker();
-  for (std::thread& thread : threads) thread.join();
-  if (failure) std::rethrow_exception(failure);
 }
 
 }  // namespace

@@ -39,6 +39,7 @@ Read readWith(const std::string& text, unsigned jobs, size_t opsPerChunk) {
   read.printed = printProgramToString(program);
   read.graph = checkGraph(program) + fmt::format(" values {}\n", program.valueCount());
   for (const Operation* op : *program.body()) read.topLevelOps += op != nullptr;
+  CHECK(program.body()->size() == read.topLevelOps);  // kept through the stitch's joins
   // Each dist attr by the order it was first met: ops and values share one
   // where the serial parse shares one (the partition pass's memo keys on it).
   std::unordered_map<const void*, size_t> firstMet;
