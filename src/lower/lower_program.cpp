@@ -77,11 +77,11 @@ bool checkLowerable(const Program& program, DiagnosticEngine& diagnostics) {
 namespace {
 
 bool lowerReshard(Operation* reshard, ProcessGroups& groups, const LowerOptions& options, Rewriter& rewriter,
-                  DiagnosticEngine& diagnostics) {
+                  KeptDistAttrs& kept, DiagnosticEngine& diagnostics) {
   const int64_t rank = options.rank;
   Value* input = reshard->operandValue(0);
   Value* result = reshard->result(0);
-  LoweredOps ops(rewriter, *reshard);
+  LoweredOps ops(rewriter, *reshard, kept);
   std::vector<LoweringWarning> warnings;
   ReshardFunctions functions(ops, groups, rank, warnings);
   functions.usePlans(options.plan);
@@ -112,9 +112,10 @@ LowerSummary lowerProgram(Program& program, const LowerOptions& options, Diagnos
       if (op->name() == kReshardOp) reshards.push_back(op);
     });
     Rewriter rewriter(p);
+    KeptDistAttrs kept(p);
     bool ok = true;
     for (Operation* reshard : reshards) {
-      ok = lowerReshard(reshard, groups, options, rewriter, diagnostics) && ok;
+      ok = lowerReshard(reshard, groups, options, rewriter, kept, diagnostics) && ok;
       ++summary.reshards;
     }
     return ok;
