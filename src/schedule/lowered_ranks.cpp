@@ -1,5 +1,7 @@
 #include "schedule/lowered_ranks.h"
 
+#include <malloc.h>
+
 #include <fmt/format.h>
 #include <fmt/ranges.h>
 
@@ -50,6 +52,13 @@ std::optional<std::string> loweringWorkRefusal(std::string_view what, const Prog
                      perRank, ops, *groupMembers, ranks, total, what, kMaxLoweredOps);
 }
 
+void dropLoweredRank(std::unique_ptr<Program>& program) {
+  program.reset();
+#ifdef __GLIBC__
+  malloc_trim(0);
+#endif
+}
+
 bool isDistProgram(const Program& program) {
   bool distributed = false, lowered = false;
   walkOps(*program.body(), [&](const Operation* op) {
@@ -91,6 +100,7 @@ LoweredRanks lowerEveryRank(const Program* dist, const LoweredRankSink& sink, Di
         return lowered;
       }
     sink(lowered.ranks[i], *program);
+    dropLoweredRank(program);
   }
   lowered.ok = true;
   return lowered;

@@ -122,6 +122,7 @@ int writeRanks(Program& dist, const std::vector<int64_t>& ranks, const LowerComm
       if (!lowered) return kExitBadInput;
       const std::string path = (std::filesystem::path(options.output) / fmt::format("rank{}.ir", rank)).string();
       if (int status = writeProgram(*lowered, path, diagnostics); status != kExitOk) return status;
+      dropLoweredRank(lowered);
     }
     return kExitOk;
   }
@@ -132,6 +133,7 @@ int writeRanks(Program& dist, const std::vector<int64_t>& ranks, const LowerComm
       if (!lowered) return kExitBadInput;
       out.write(logLabel(rank, options.stage, lowered->isFragment()));
       if (!printProgram(*lowered, out)) return kExitUsage;
+      dropLoweredRank(lowered);
     }
     return out.failed() ? kExitUsage : kExitOk;
   });
