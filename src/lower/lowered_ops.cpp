@@ -74,11 +74,11 @@ std::string int64ArrayText(const std::vector<int64_t>& values) { return arrayTex
 std::string int32ArrayText(const std::vector<int64_t>& values) { return arrayText(values, "(Int32)"); }
 std::string boolArrayText(bool value) { return value ? "[true]" : "[false]"; }
 
-LoweredOps::LoweredOps(Rewriter& rewriter, const Operation& reshard, KeptDistAttrs& kept)
+LoweredOps::LoweredOps(Rewriter& rewriter, const Operation& reshard, KeptDistAttrs& kept, size_t location)
     : rewriter_(rewriter), kept_(kept) {
   opRole_ = findAttribute(reshard.attributes(), "op_role").value_or(std::string_view());
   if (reshard.distAttr()) chunkId_ = reshard.distAttr()->chunkId;
-  location_ = static_cast<uint32_t>(sourceLocation(reshard));
+  location_ = static_cast<uint32_t>(location);
   rewriter_.setInsertionPoint(const_cast<Operation*>(&reshard));
 }
 

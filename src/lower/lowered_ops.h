@@ -74,9 +74,10 @@ class LoweredOps {
  public:
   // Ops go before `reshard`, whose op_role and chunk_id they copy, and whose
   // place in the input they take (sourceLocation): a check of the lowered
-  // program (schedule) points at the reshard a call came from. Their dist
-  // attrs are kept through `kept`, shared with the program's other reshards.
-  LoweredOps(Rewriter& rewriter, const Operation& reshard, KeptDistAttrs& kept);
+  // program (schedule) points at the reshard a call came from: `location`,
+  // the reshard's sourceLocation. Their dist attrs are kept through `kept`,
+  // shared with the program's other reshards.
+  LoweredOps(Rewriter& rewriter, const Operation& reshard, KeptDistAttrs& kept, size_t location);
 
   Operation* create(NewOp op);
   Value* createOne(NewOp op) { return create(std::move(op))->result(0); }

@@ -5,7 +5,6 @@
 #include <fmt/format.h>
 #include <fmt/ranges.h>
 
-#include "ir/clone/program_clone.h"
 #include "lower/lower_program.h"
 #include "schedule/comm_call.h"
 
@@ -82,10 +81,12 @@ LoweredRanks lowerEveryRank(const Program* dist, const LoweredRankSink& sink, Di
     return lowered;
   }
   for (size_t i = 0; i < lowered.ranks.size(); ++i) {
-    std::unique_ptr<Program> program = cloneProgram(*dist);
+    std::unique_ptr<Program> program;
     LowerSummary summary;
     try {
-      summary = lowerProgram(*program, LowerOptions{lowered.ranks[i], LowerStage::Dense, plan}, diagnostics);
+      LoweredRank rank = lowerRankClone(*dist, LowerOptions{lowered.ranks[i], LowerStage::Dense, plan}, diagnostics);
+      program = std::move(rank.program);
+      summary = rank.summary;
     } catch (const InputError& error) {
       // Text the lowering built failed to read back (a layout it cannot
       // express): the program is refused, not the run.
