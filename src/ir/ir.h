@@ -257,6 +257,7 @@ class Program {
 
   StringPool& strings() { return strings_; }
   TypeTable& types() { return types_; }
+  const TypeTable& types() const { return types_; }
 
   // Creates an op, not yet in any block; its regions are new empty blocks.
   Operation* createOp(const OpSpec& spec);

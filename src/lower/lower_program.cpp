@@ -6,6 +6,7 @@
 #include <fmt/format.h>
 #include <fmt/ranges.h>
 
+#include "ir/clone/program_clone.h"
 #include "ir/rewriter.h"
 #include "lower/dist_to_dense.h"
 #include "lower/lowered_ops.h"
@@ -76,12 +77,22 @@ bool checkLowerable(const Program& program, DiagnosticEngine& diagnostics) {
 
 namespace {
 
+std::vector<Operation*> reshardOps(const Program& program) {
+  std::vector<Operation*> reshards;
+  walkOps(*program.body(), [&](Operation* op) {
+    if (op->name() == kReshardOp) reshards.push_back(op);
+  });
+  return reshards;
+}
+
+// `location`: the reshard's sourceLocation in the whole program (a reshard
+// the partition pass inserted has none of its own: its first user's).
 bool lowerReshard(Operation* reshard, ProcessGroups& groups, const LowerOptions& options, Rewriter& rewriter,
-                  DiagnosticEngine& diagnostics) {
+                  KeptDistAttrs& kept, size_t location, DiagnosticEngine& diagnostics) {
   const int64_t rank = options.rank;
   Value* input = reshard->operandValue(0);
   Value* result = reshard->result(0);
-  LoweredOps ops(rewriter, *reshard);
+  LoweredOps ops(rewriter, *reshard, kept, location);
   std::vector<LoweringWarning> warnings;
   ReshardFunctions functions(ops, groups, rank, warnings);
   functions.usePlans(options.plan);
@@ -89,12 +100,12 @@ bool lowerReshard(Operation* reshard, ProcessGroups& groups, const LowerOptions&
   try {
     Value* lowered = functions.reshard(*input->dist, *result->dist, input, Target{result->type, *result->dist});
     for (const LoweringWarning& warning : warnings)
-      diagnostics.warning("lowering", sourceLocation(*reshard), 1, fmt::format("on rank {}: {}", rank, warning.message));
+      diagnostics.warning("lowering", location, 1, fmt::format("on rank {}: {}", rank, warning.message));
     rewriter.replaceAllUsesWith(result, lowered);
     rewriter.eraseOp(reshard);
     return true;
   } catch (const PaddleRefusal& refusal) {
-    diagnostics.error(sourceLocation(*reshard), 1, fmt::format("cannot lower this reshard on rank {}: {}", rank, refusal.what()));
+    diagnostics.error(location, 1, fmt::format("cannot lower this reshard on rank {}: {}", rank, refusal.what()));
     return false;
   }
 }
@@ -107,14 +118,28 @@ LowerSummary lowerProgram(Program& program, const LowerOptions& options, Diagnos
   // Each stage through runPass: under RESHARDCTL_VERIFY_EACH (every test) the
   // graph and the verifier check what it left.
   summary.ok = runPass("reshard_op_pass", program, [&](Program& p) {
-    std::vector<Operation*> reshards;
-    walkOps(*p.body(), [&](Operation* op) {
-      if (op->name() == kReshardOp) reshards.push_back(op);
-    });
+    const std::vector<Operation*> reshards = reshardOps(p);
     Rewriter rewriter(p);
+    KeptDistAttrs kept(p);
     bool ok = true;
-    for (Operation* reshard : reshards) {
-      ok = lowerReshard(reshard, groups, options, rewriter, diagnostics) && ok;
+    if (!options.slice) {
+      for (Operation* reshard : reshards)
+        ok = lowerReshard(reshard, groups, options, rewriter, kept, sourceLocation(*reshard), diagnostics) && ok;
+      summary.reshards = reshards.size();
+      return ok;
+    }
+    // The dist program's reshards in order: the slice's own (the same order,
+    // the skipped ones left out) and the skipped ones, each alone.
+    ReshardScratch scratch(options.slice->dist());
+    size_t next = 0;
+    for (Operation* reshard : reshardOps(options.slice->dist())) {
+      const size_t location = sourceLocation(*reshard);
+      if (options.slice->skipped(*reshard)) {
+        Operation* alone = scratch.copyOf(*reshard);  // before rewriter(): it may renew the scratch program
+        ok = lowerReshard(alone, groups, options, scratch.rewriter(), scratch.kept(), location, diagnostics) && ok;
+      } else {
+        ok = lowerReshard(reshards[next++], groups, options, rewriter, kept, location, diagnostics) && ok;
+      }
       ++summary.reshards;
     }
     return ok;
@@ -130,6 +155,20 @@ LowerSummary lowerProgram(Program& program, const LowerOptions& options, Diagnos
   if (!summary.ok || options.stage == LowerStage::Pruned) return summary;
   runPass("dist_to_dense", program, [&](Program& p) { return distToDense(p, options.rank, groups); });
   return summary;
+}
+
+LoweredRank lowerRankClone(const Program& dist, LowerOptions options, DiagnosticEngine& diagnostics) {
+  LoweredRank lowered;
+  if (options.stage == LowerStage::Reshard || dist.usesDebugIds()) {
+    lowered.program = cloneProgram(dist);
+    lowered.summary = lowerProgram(*lowered.program, options, diagnostics);
+    return lowered;
+  }
+  const RankSlice slice(dist, options.rank);
+  lowered.program = cloneProgram(dist, [&slice](const Operation& op) { return slice.skipped(op); });
+  options.slice = &slice;
+  lowered.summary = lowerProgram(*lowered.program, options, diagnostics);
+  return lowered;
 }
 
 }  // namespace reshardctl

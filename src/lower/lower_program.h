@@ -10,11 +10,13 @@
 #include <cstddef>
 #include <cstdint>
 #include <map>
+#include <memory>
 #include <vector>
 
 #include "ir/diagnostics.h"
 #include "ir/ir.h"
 #include "lower/lowered_ops.h"
+#include "lower/rank_slice.h"
 #include "reshard/cost_model.h"
 
 namespace reshardctl {
@@ -31,6 +33,11 @@ struct LowerOptions {
   const CostModel* plan = nullptr;
   // --paddle: whose spelling of the collectives (lowered_ops.h).
   PaddleRelease release = PaddleRelease::V3_0;
+  // Set where the program is `slice`'s clone of its dist program (the ops
+  // it skips left out, rank_slice.h): the skipped reshards are lowered alone,
+  // in order among the others. Not for LowerStage::Reshard, which prints
+  // every reshard's ops.
+  const RankSlice* slice = nullptr;
 };
 
 struct LowerSummary {
@@ -55,5 +62,16 @@ std::vector<int64_t> programRanks(const Program& program);
 bool checkLowerable(const Program& program, DiagnosticEngine& diagnostics);
 
 LowerSummary lowerProgram(Program& program, const LowerOptions& options, DiagnosticEngine& diagnostics);
+
+// The program `options.rank` runs, lowered from a clone of `dist` (which
+// stays as it is): of its part only (rank_slice.h) at any stage but
+// LowerStage::Reshard in a dump without debug ids (each op a pass makes
+// takes the next id, so the skipped reshards' ops would number the rest),
+// else of the whole program. The same program and diagnostics either way.
+struct LoweredRank {
+  std::unique_ptr<Program> program;
+  LowerSummary summary;
+};
+LoweredRank lowerRankClone(const Program& dist, LowerOptions options, DiagnosticEngine& diagnostics);
 
 }  // namespace reshardctl

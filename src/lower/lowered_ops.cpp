@@ -74,10 +74,11 @@ std::string int64ArrayText(const std::vector<int64_t>& values) { return arrayTex
 std::string int32ArrayText(const std::vector<int64_t>& values) { return arrayText(values, "(Int32)"); }
 std::string boolArrayText(bool value) { return value ? "[true]" : "[false]"; }
 
-LoweredOps::LoweredOps(Rewriter& rewriter, const Operation& reshard) : rewriter_(rewriter) {
+LoweredOps::LoweredOps(Rewriter& rewriter, const Operation& reshard, KeptDistAttrs& kept, size_t location)
+    : rewriter_(rewriter), kept_(kept) {
   opRole_ = findAttribute(reshard.attributes(), "op_role").value_or(std::string_view());
   if (reshard.distAttr()) chunkId_ = reshard.distAttr()->chunkId;
-  location_ = static_cast<uint32_t>(sourceLocation(reshard));
+  location_ = static_cast<uint32_t>(location);
   rewriter_.setInsertionPoint(const_cast<Operation*>(&reshard));
 }
 
@@ -111,8 +112,9 @@ Operation* LoweredOps::create(NewOp op) {
   AttributeList attributes = std::move(op.attributes);
   const OpDistAttr* kept = nullptr;
   if (op.dist) {
-    attributes.emplace_back("op_dist_attr", writeOpDistAttr(*op.dist, prog.distStyle()));
-    kept = prog.keepOpDistAttr(std::move(*op.dist));
+    std::string text = writeOpDistAttr(*op.dist, prog.distStyle());
+    kept = kept_.keep(std::move(*op.dist), text);
+    attributes.emplace_back("op_dist_attr", std::move(text));
   }
   if (!opRole_.empty()) attributes.emplace_back("op_role", std::string(opRole_));
   if (!op.resultTypes.empty()) {
@@ -129,7 +131,7 @@ Operation* LoweredOps::create(NewOp op) {
   spec.location = location_;
   Operation* created = rewriter_.create(spec);
   for (size_t i = 0; i < op.resultDists.size() && i < created->numResults(); ++i)
-    rewriter_.setDist(created->result(i), prog.keepTensorDistAttr(std::move(op.resultDists[i])));
+    rewriter_.setDist(created->result(i), kept_.keep(std::move(op.resultDists[i])));
   return created;
 }
 
@@ -138,12 +140,12 @@ bool LoweredOps::relabel(Value* value, const Target& out) {
   if (!op || !op->distAttr() || value->index >= op->distAttr()->results.size()) return false;
   OpDistAttr attr = *op->distAttr();
   attr.results[value->index] = DistEntry{DistEntry::Kind::Tensor, out.dist, {}, 0};
+  const std::string distText = writeOpDistAttr(attr, program().distStyle());
   AttributeList entries;
   for (const AttributeEntry& entry : splitAttributes(op->attributes()))
-    entries.emplace_back(entry.key, entry.key == "op_dist_attr" ? writeOpDistAttr(attr, program().distStyle())
-                                                                : std::string(entry.value));
+    entries.emplace_back(entry.key, entry.key == "op_dist_attr" ? distText : std::string(entry.value));
   const std::string_view text = program().strings().intern(writeAttributes(std::move(entries)));
-  rewriter_.setAttributes(op, text, program().keepOpDistAttr(std::move(attr)));
+  rewriter_.setAttributes(op, text, kept_.keep(std::move(attr), distText));
   rewriter_.retype(value, out.type, &op->distAttr()->results[value->index].tensor);
   return true;
 }

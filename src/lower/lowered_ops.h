@@ -14,6 +14,7 @@
 
 #include "ir/ir.h"
 #include "ir/rewriter.h"
+#include "lower/kept_dist_attrs.h"
 
 namespace reshardctl {
 
@@ -73,8 +74,10 @@ class LoweredOps {
  public:
   // Ops go before `reshard`, whose op_role and chunk_id they copy, and whose
   // place in the input they take (sourceLocation): a check of the lowered
-  // program (schedule) points at the reshard a call came from.
-  LoweredOps(Rewriter& rewriter, const Operation& reshard);
+  // program (schedule) points at the reshard a call came from: `location`,
+  // the reshard's sourceLocation. Their dist attrs are kept through `kept`,
+  // shared with the program's other reshards.
+  LoweredOps(Rewriter& rewriter, const Operation& reshard, KeptDistAttrs& kept, size_t location);
 
   Operation* create(NewOp op);
   Value* createOne(NewOp op) { return create(std::move(op))->result(0); }
@@ -103,6 +106,7 @@ class LoweredOps {
 
  private:
   Rewriter& rewriter_;
+  KeptDistAttrs& kept_;
   std::string_view opRole_;
   std::optional<int64_t> chunkId_;
   uint32_t location_ = 0;

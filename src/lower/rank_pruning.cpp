@@ -7,6 +7,14 @@
 
 namespace reshardctl {
 
+bool offRank(const Operation& op, int64_t rank) {
+  return op.distAttr() && positionOf(op.distAttr()->mesh, rank) < 0;
+}
+
+bool isPrunableConstant(const Operation& op) {
+  return !op.distAttr() && op.regions().empty() && op.numResults() > 0;
+}
+
 namespace {
 
 bool anyResultUsed(const Operation& op) {
@@ -26,10 +34,6 @@ class Pruner {
   }
 
  private:
-  bool offRank(const Operation& op) const {
-    return op.distAttr() && positionOf(op.distAttr()->mesh, rank_) < 0;
-  }
-
   void pruneBlock(Block& block) {
     for (Operation* op = block.back(); op;) {
       Operation* previous = op->prev();
@@ -40,8 +44,8 @@ class Pruner {
 
   void pruneOp(Operation* op) {
     const bool reshard = op->name() == kReshardOp;
-    const bool constant = !op->distAttr() && op->regions().empty() && op->numResults() > 0;
-    if (!offRank(*op) && !reshard && !constant) {
+    const bool constant = isPrunableConstant(*op);
+    if (!offRank(*op, rank_) && !reshard && !constant) {
       for (Block* region : op->regions()) pruneBlock(*region);
       return;
     }
@@ -50,7 +54,7 @@ class Pruner {
       ++result_.erased;
       return;
     }
-    if (reshard && !offRank(*op)) {
+    if (reshard && !offRank(*op, rank_)) {
       diagnostics_.error(sourceLocation(*op), 1,
                          "Paddle's remove_other_rank_op_pass asserts \"There should not have useful dist.reshard op\": "
                          "on this rank the fake reshard a sender keeps is used by a later op of this rank "

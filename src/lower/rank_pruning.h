@@ -18,6 +18,12 @@ struct PruneResult {
   bool ok = true;  // false: a reshard still used (diagnosed at its line)
 };
 
+// Whether `op` has op_dist_attr whose mesh lacks `rank`: erased once unused.
+bool offRank(const Operation& op, int64_t rank);
+// Whether `op` is a constant (no op_dist_attr, no regions, results): erased
+// once unused, with the ops it feeds.
+bool isPrunableConstant(const Operation& op);
+
 PruneResult removeOtherRankOps(Program& program, int64_t rank, DiagnosticEngine& diagnostics);
 
 }  // namespace reshardctl

@@ -239,6 +239,11 @@ std::vector<Operation*> reshardOps(const Program& program) {
 
 }  // namespace
 
+void forEachPlannedProgramReshard(const Program& program, const CostModel& costs, const LineOf& lineOf,
+                                  const TakeReport& take) {
+  forEachPlannedReshard(program, reshardOps(program), costs, lineOf, take);
+}
+
 std::vector<ReshardReport> planProgramReshards(const Program& program, const CostModel& costs,
                                                const LineOf& lineOf) {
   return planReshardOps(program, reshardOps(program), costs, lineOf);

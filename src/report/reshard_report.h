@@ -73,7 +73,11 @@ using TakeReport = std::function<void(ReshardReport&)>;
 // Plans the given reshard ops in order, one report at a time.
 void forEachPlannedReshard(const Program& program, const std::vector<Operation*>& ops, const CostModel& costs,
                            const LineOf& lineOf, const TakeReport& take);
-// Plans every dist_op.reshard in print order (nested blocks included).
+// Plans every dist_op.reshard in print order (nested blocks included), one
+// report at a time.
+void forEachPlannedProgramReshard(const Program& program, const CostModel& costs, const LineOf& lineOf,
+                                  const TakeReport& take);
+// The same, every report kept.
 std::vector<ReshardReport> planProgramReshards(const Program& program, const CostModel& costs,
                                                const LineOf& lineOf);
 // Plans the given reshard ops (e.g. the ones a pass inserted).

@@ -1,9 +1,10 @@
 #include "schedule/lowered_ranks.h"
 
+#include <malloc.h>
+
 #include <fmt/format.h>
 #include <fmt/ranges.h>
 
-#include "ir/clone/program_clone.h"
 #include "lower/lower_program.h"
 #include "schedule/comm_call.h"
 
@@ -50,6 +51,13 @@ std::optional<std::string> loweringWorkRefusal(std::string_view what, const Prog
                      perRank, ops, *groupMembers, ranks, total, what, kMaxLoweredOps);
 }
 
+void dropLoweredRank(std::unique_ptr<Program>& program) {
+  program.reset();
+#ifdef __GLIBC__
+  malloc_trim(0);
+#endif
+}
+
 bool isDistProgram(const Program& program) {
   bool distributed = false, lowered = false;
   walkOps(*program.body(), [&](const Operation* op) {
@@ -73,10 +81,12 @@ LoweredRanks lowerEveryRank(const Program* dist, const LoweredRankSink& sink, Di
     return lowered;
   }
   for (size_t i = 0; i < lowered.ranks.size(); ++i) {
-    std::unique_ptr<Program> program = cloneProgram(*dist);
+    std::unique_ptr<Program> program;
     LowerSummary summary;
     try {
-      summary = lowerProgram(*program, LowerOptions{lowered.ranks[i], LowerStage::Dense, plan}, diagnostics);
+      LoweredRank rank = lowerRankClone(*dist, LowerOptions{lowered.ranks[i], LowerStage::Dense, plan}, diagnostics);
+      program = std::move(rank.program);
+      summary = rank.summary;
     } catch (const InputError& error) {
       // Text the lowering built failed to read back (a layout it cannot
       // express): the program is refused, not the run.
@@ -91,6 +101,7 @@ LoweredRanks lowerEveryRank(const Program* dist, const LoweredRankSink& sink, Di
         return lowered;
       }
     sink(lowered.ranks[i], *program);
+    dropLoweredRank(program);
   }
   lowered.ok = true;
   return lowered;

@@ -11,7 +11,6 @@
 
 #include <fmt/format.h>
 
-#include "ir/clone/program_clone.h"
 #include "lower/lower_program.h"
 #include "passes/partition_pass.h"
 #include "passes/pass_runner.h"
@@ -78,27 +77,27 @@ bool prepareDist(Program& program, const LowerCommandOptions& options, Diagnosti
   return true;
 }
 
-// The dist program lowered for `rank`: a clone of it (ir/clone/program_clone.h),
-// so the program is read and partitioned once for every rank; nullptr when
-// a reshard was refused (diagnosed).
 LowerOptions lowerOptions(int64_t rank, const LowerCommandOptions& options) {
   return LowerOptions{rank, options.stage, options.lowering == LoweringKind::Plan ? &options.costs : nullptr,
                       options.release};
 }
 
+// The dist program lowered for `rank`: a clone of its part of it
+// (lower_program.h's lowerRankClone), so the program is read and partitioned
+// once for every rank; nullptr when a reshard was refused (diagnosed).
 // `ranks`: how many are lowered; the first rank lowered (`first`) refuses
 // them all where its work times theirs exceeds schedule/lowered_ranks.h's bound.
 std::unique_ptr<Program> lowerClone(const Program& dist, int64_t rank, const LowerCommandOptions& options,
                                     DiagnosticEngine& diagnostics, size_t ranks, bool first) {
-  std::unique_ptr<Program> program = cloneProgram(dist);
-  const LowerSummary summary = lowerProgram(*program, lowerOptions(rank, options), diagnostics);
+  LoweredRank lowered = lowerRankClone(dist, lowerOptions(rank, options), diagnostics);
+  const LowerSummary& summary = lowered.summary;
   if (!summary.ok) return nullptr;
   if (first)
     if (auto refusal = loweringWorkRefusal("lower --all-ranks lowers", dist, ranks, summary.groupMembers)) {
       diagnostics.error(*refusal);
       return nullptr;
     }
-  return program;
+  return std::move(lowered.program);
 }
 
 // Each rank lowers a clone of the dist program and is written and dropped
@@ -122,6 +121,7 @@ int writeRanks(Program& dist, const std::vector<int64_t>& ranks, const LowerComm
       if (!lowered) return kExitBadInput;
       const std::string path = (std::filesystem::path(options.output) / fmt::format("rank{}.ir", rank)).string();
       if (int status = writeProgram(*lowered, path, diagnostics); status != kExitOk) return status;
+      dropLoweredRank(lowered);
     }
     return kExitOk;
   }
@@ -132,6 +132,7 @@ int writeRanks(Program& dist, const std::vector<int64_t>& ranks, const LowerComm
       if (!lowered) return kExitBadInput;
       out.write(logLabel(rank, options.stage, lowered->isFragment()));
       if (!printProgram(*lowered, out)) return kExitUsage;
+      dropLoweredRank(lowered);
     }
     return out.failed() ? kExitUsage : kExitOk;
   });

@@ -40,9 +40,9 @@ int writeProgram(const Program& program, const std::string& path, DiagnosticEngi
 // The file `loaded` came from with its program's lines replaced by `program`
 // printed, the rest byte-identical: what --in-place writes, and what
 // apply --diff compares with. Named as `loaded`'s source; held as a stream
-// is (ir/stream_buffer.h): past 16 MiB in an unlinked temporary file, mapped,
-// so that its pages can leave memory once read. Throws Failure (Io) where
-// neither that file nor memory can hold it.
+// is (ir/stream_buffer.h), but past 1 MiB in an unlinked temporary file,
+// mapped, so that its pages can leave memory once read. Throws Failure (Io)
+// where neither that file nor memory can hold it.
 SourceFile fileWithProgram(const Program& program, const LoadedProgram& loaded);
 
 // Writes that text over `path`, where `loaded` came from (`--in-place`).

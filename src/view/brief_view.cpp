@@ -32,7 +32,7 @@ std::string BriefFormatter::opLine(size_t opIndex) {
   if (op.numResults() > 0) line += " = ";
   line += op.name();
   appendOperands(line, op);
-  const ReshardReport* report = op.name() == kReshardOp ? view_.reshards.of(op) : nullptr;
+  const ReshardCost* report = op.name() == kReshardOp ? view_.reshards.of(op) : nullptr;
   if (report && report->plan) {
     appendReshard(line, op, *report);
   } else {
@@ -52,7 +52,7 @@ void BriefFormatter::appendOperands(std::string& line, const Operation& op) {
 
 // `4x8xf32  mesh[2](0,1): [P(SUM)] -> [R]   est 7.8 us`; between meshes
 // `mesh[2](0,1) [P(SUM)] -> mesh[2](2,3) [R]`.
-void BriefFormatter::appendReshard(std::string& line, const Operation& op, const ReshardReport& report) {
+void BriefFormatter::appendReshard(std::string& line, const Operation& op, const ReshardCost& report) {
   const Plan& plan = *report.plan;
   line += "  ";
   line += shapeOfReshard(op);

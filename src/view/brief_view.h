@@ -32,7 +32,7 @@ class BriefFormatter {
 
  private:
   void appendOperands(std::string& line, const Operation& op);
-  void appendReshard(std::string& line, const Operation& op, const ReshardReport& report);
+  void appendReshard(std::string& line, const Operation& op, const ReshardCost& report);
   void appendResultTypes(std::string& line, size_t opIndex);
   void appendAttributes(std::string& line, const Operation& op);
 

@@ -112,7 +112,7 @@ class DotWriter {
 
   void opNode(const Operation& op, size_t index) {
     out_ += fmt::format("  op{} [label=\"", index);
-    const ReshardReport* report = op.name() == kReshardOp ? view_.reshards.of(op) : nullptr;
+    const ReshardCost* report = op.name() == kReshardOp ? view_.reshards.of(op) : nullptr;
     if (report && report->plan) {
       const Plan& plan = *report->plan;
       std::string label = resultNames(op) + "\n" + placementsText(plan.src.placements) + " -> " +

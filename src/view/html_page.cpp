@@ -143,7 +143,7 @@ class PageWriter {
   void reshardCards() {
     out_ << "<section id=\"reshards\"><h2>Reshards</h2>\n"_markup;
     size_t cards = 0;
-    for (const ReshardReport& report : view_.reshards.reports()) {
+    for (const ReshardCost& report : view_.reshards.reports()) {
       const size_t index = view_.ops.indexOf(*report.op);
       if (!selection_.chosen(index)) continue;
       if (cards++ == options_.maxOps) {
@@ -156,12 +156,13 @@ class PageWriter {
     out_ << "</section>\n"_markup;
   }
 
-  void reshardCard(const ReshardReport& report, size_t index) {
+  void reshardCard(const ReshardCost& report, size_t index) {
     const std::string heat = heatColour(view_.reshards.heat(report));
     out_.format("<div class=\"reshard-card\" style=\"--heat:{}\"><span class=\"cost\">", heat);
     out_ << (report.plan ? usText(report.plan->estUs) : "no plan");
     out_.format("</span><div class=\"head\"><a href=\"#op{}\">line {}</a> <code>", index, report.line);
-    out_ << fmt::format("{} = dist_op.reshard {}", report.result, report.input);
+    out_ << fmt::format("{} = dist_op.reshard {}", view_.labels.name(report.op->result(0)),
+                        view_.labels.name(report.op->operandValue(0)));
     out_ << "</code></div>\n"_markup;
     if (!report.plan) {
       out_ << "<div class=\"note\">"_markup;
@@ -261,7 +262,7 @@ class PageWriter {
 
   void opRow(const ListingRow& row) {
     const Operation& op = view_.ops.op(row.opIndex);
-    const ReshardReport* report = view_.reshards.of(op);
+    const ReshardCost* report = view_.reshards.of(op);
     out_.format("<details class=\"op{}\" id=\"op{}\" data-line=\"{}\" data-def=\"", report ? " reshard" : "",
                 row.opIndex, view_.source.lineCol(op.location()).line);
     valueNames(op, true);

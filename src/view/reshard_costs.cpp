@@ -9,8 +9,10 @@
 
 namespace reshardctl {
 
-ReshardCosts::ReshardCosts(const Program& program, const SourceFile& source, const CostModel& costs)
-    : reports_(planProgramReshards(program, costs, sourceLines(source))) {
+ReshardCosts::ReshardCosts(const Program& program, const SourceFile& source, const CostModel& costs) {
+  forEachPlannedProgramReshard(program, costs, sourceLines(source), [&](ReshardReport& report) {
+    reports_.push_back({report.op, report.line, std::move(report.plan), std::move(report.error)});
+  });
   byOp_.reserve(reports_.size());
   for (size_t i = 0; i < reports_.size(); ++i) {
     byOp_.emplace(reports_[i].op, i);
@@ -20,12 +22,12 @@ ReshardCosts::ReshardCosts(const Program& program, const SourceFile& source, con
   }
 }
 
-const ReshardReport* ReshardCosts::of(const Operation& op) const {
+const ReshardCost* ReshardCosts::of(const Operation& op) const {
   auto found = byOp_.find(&op);
   return found == byOp_.end() ? nullptr : &reports_[found->second];
 }
 
-double ReshardCosts::heat(const ReshardReport& report) const {
+double ReshardCosts::heat(const ReshardCost& report) const {
   if (!report.plan || maxUs_ <= 0) return 0;
   return std::clamp(report.plan->estUs / maxUs_, 0.0, 1.0);
 }
@@ -33,7 +35,7 @@ double ReshardCosts::heat(const ReshardReport& report) const {
 std::vector<MeshCostTotal> ReshardCosts::perMesh() const {
   std::vector<MeshCostTotal> totals;
   std::unordered_map<std::string, size_t> byMeshes;
-  for (const ReshardReport& report : reports_) {
+  for (const ReshardCost& report : reports_) {
     if (!report.plan) continue;
     const Plan& plan = *report.plan;
     std::string meshes = meshText(plan.src.mesh);

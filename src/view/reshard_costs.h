@@ -6,6 +6,7 @@
 
 #include <cstddef>
 #include <cstdint>
+#include <memory>
 #include <string>
 #include <unordered_map>
 #include <vector>
@@ -27,21 +28,33 @@ struct MeshCostTotal {
   double estUs = 0;
 };
 
+// What the views show of one reshard: its plan (shared by every reshard of
+// the same request, planner.h) or why it has none, and its line. Its values'
+// names come from the view's labels; the request and the names a
+// ReshardReport carries are dropped as each is planned (~1 KB a reshard:
+// 20 MB of `print --brief`'s peak on the varied 100k-op bench program).
+struct ReshardCost {
+  const Operation* op = nullptr;
+  size_t line = 0;
+  std::shared_ptr<const Plan> plan;
+  std::string error;  // why there is no plan
+};
+
 class ReshardCosts {
  public:
   ReshardCosts(const Program& program, const SourceFile& source, const CostModel& costs);
 
-  const std::vector<ReshardReport>& reports() const { return reports_; }
-  const ReshardReport* of(const Operation& op) const;  // nullptr: not a reshard
+  const std::vector<ReshardCost>& reports() const { return reports_; }
+  const ReshardCost* of(const Operation& op) const;  // nullptr: not a reshard
   // estUs over the program's dearest reshard; 0 without a plan.
-  double heat(const ReshardReport& report) const;
+  double heat(const ReshardCost& report) const;
   double totalUs() const { return totalUs_; }
   double maxUs() const { return maxUs_; }
   // In order of first appearance.
   std::vector<MeshCostTotal> perMesh() const;
 
  private:
-  std::vector<ReshardReport> reports_;
+  std::vector<ReshardCost> reports_;
   std::unordered_map<const Operation*, size_t> byOp_;
   double totalUs_ = 0;
   double maxUs_ = 0;

@@ -61,7 +61,7 @@ class SvgDrawing {
 
   void drawNode(const LayoutNode& node) {
     const Operation& op = view_.ops.op(node.op);
-    const ReshardReport* report = view_.reshards.of(op);
+    const ReshardCost* report = view_.reshards.of(op);
     const bool planned = report && report->plan;
     const bool cross = planned && report->plan->crossMesh();
     out_.format("<g class=\"node{}{}\" data-op=\"{}\" data-def=\"", report ? " reshard" : "",
@@ -83,7 +83,7 @@ class SvgDrawing {
     out_ << "</g>\n"_markup;
   }
 
-  std::string secondLine(const Operation& op, const ReshardReport* report) const {
+  std::string secondLine(const Operation& op, const ReshardCost* report) const {
     if (report && report->plan)
       return placementsText(report->plan->src.placements) + "\u2192" + placementsText(report->plan->dst.placements) +
              " " + usText(report->plan->estUs);

@@ -11,8 +11,8 @@ namespace reshardctl {
 // list rebuilt in its original order.
 class ProgramCloner {
  public:
-  explicit ProgramCloner(const Program& from)
-      : from_(from), to_(std::make_unique<Program>()), newValues_(from.valueCount(), nullptr),
+  ProgramCloner(const Program& from, const SkipOp& skip)
+      : from_(from), skip_(skip), to_(std::make_unique<Program>()), newValues_(from.valueCount(), nullptr),
         oldValues_(from.valueCount(), nullptr) {}
 
   std::unique_ptr<Program> run() {
@@ -52,7 +52,9 @@ class ProgramCloner {
     to.argumentsOnOwnLines_ = from.argumentsOnOwnLines_;
     to.closeShift_ = from.closeShift_;
     if (std::string_view blank = from_.blankLinesAtEnd(&from); !blank.empty()) to_->blankLinesAtEnd_[&to] = blank;
-    for (const Operation* op : from) to.insertBefore(nullptr, copyOp(*op));
+    const bool top = &from == from_.body();
+    for (const Operation* op : from)
+      if (!top || !skip_ || !skip_(*op)) to.insertBefore(nullptr, copyOp(*op));
   }
 
   Operation* copyOp(const Operation& from) {
@@ -81,7 +83,7 @@ class ProgramCloner {
       for (const Operand* use = value->firstUse; use; use = use->nextUse()) uses.push_back(use);
       for (auto use = uses.rbegin(); use != uses.rend(); ++use) {
         Operation* owner = copyOf((*use)->owner_);
-        if (!owner) continue;  // an op outside the program: checkGraph refuses such a graph
+        if (!owner) continue;  // a skipped op, or one outside the program (checkGraph refuses that)
         Operand& copy = owner->operands_[*use - (*use)->owner_->operands_];
         copy.value_ = newValues_[value->id];
         copy.link();
@@ -101,12 +103,17 @@ class ProgramCloner {
   }
 
   const Program& from_;
+  const SkipOp& skip_;
   std::unique_ptr<Program> to_;
   std::vector<Value*> newValues_;        // by value id
   std::vector<const Value*> oldValues_;  // by value id; null: an id no longer in the program
   std::unordered_map<const Operation*, Operation*> resultlessOps_;  // ops without results: few
 };
 
-std::unique_ptr<Program> cloneProgram(const Program& original) { return ProgramCloner(original).run(); }
+std::unique_ptr<Program> cloneProgram(const Program& original) { return ProgramCloner(original, SkipOp()).run(); }
+
+std::unique_ptr<Program> cloneProgram(const Program& original, const SkipOp& skip) {
+  return ProgramCloner(original, skip).run();
+}
 
 }  // namespace reshardctl

@@ -14,6 +14,7 @@
 // distinct types (a few hundred); no text is copied.
 #pragma once
 
+#include <functional>
 #include <memory>
 
 #include "ir/ir.h"
@@ -22,5 +23,11 @@ namespace reshardctl {
 
 // The original must hold a graph checkGraph accepts.
 std::unique_ptr<Program> cloneProgram(const Program& original);
+
+// The same without the top-level ops `skip` names (lower/rank_slice.h: the
+// ops one rank's pruning would erase). No op kept may use a value a skipped
+// op defines; uses by skipped ops are left out of the use lists.
+using SkipOp = std::function<bool(const Operation&)>;
+std::unique_ptr<Program> cloneProgram(const Program& original, const SkipOp& skip);
 
 }  // namespace reshardctl
