@@ -41,14 +41,13 @@ bool checkLowerable(const Program& program, DiagnosticEngine& diagnostics) {
     distributed = distributed || op->distAttr();
     if (!ok) return;
     if (op->name() == kShardTensorOp) {
-      // Paddle lowers the program apply_mix2dist_pass leaves: MixToDistPass
-      // (mix_to_dist_pass.cc, ProcessMixBlock) gives the data or parameter op
-      // the shard_tensor's layout and erases it, and VerifyDistBlock refuses
-      // a block that still holds one.
+      // Paddle lowers the program apply_mix2dist_pass leaves
+      // (passes/mix_to_dist.h, which the tool's --apply runs), and its
+      // VerifyDistBlock refuses a block that still holds one.
       diagnostics.error(op->location(), 1,
                         "the program holds dist_op.shard_tensor: it is the program before Paddle's "
                         "apply_mix2dist_pass, which gives the data or parameter op its layout and removes "
-                        "the op; lower takes the dist program after it");
+                        "the op; lower takes the dist program after it (--apply runs the pass first)");
       ok = false;
       return;
     }
