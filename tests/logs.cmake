@@ -84,7 +84,7 @@ add_test(NAME cli.log.in-place-prefixed
 set(FRAGMENTS tests/golden/fragments)
 # Real fragments and their sources: tests/golden/fragments/README.md.
 foreach(fragment ops_with_elisions if_op_alone dist_ops cinn_ast_ir_ops special_ops_combine special_ops_split
-                 pir_save_load_while qa_resnet50_2023_ops pr66416_moment2_data)
+                 pir_save_load_while qa_resnet50_2023_ops pr66416_moment2_data camp_if_tab_indented)
   add_cli_case(fragment.print-${fragment} 0 ${FRAGMENTS}/${fragment}.ir print --fragment ${FRAGMENTS}/${fragment}.ir)
 endforeach()
 add_cli_case(fragment.apply 0 ${FRAGMENTS}/dist_ops.expected.ir apply --fragment ${FRAGMENTS}/dist_ops.ir)

@@ -310,6 +310,7 @@ Operation* createPendingOp(ParseState& st) {
   st.blocks.back()->insertBefore(nullptr, created);
   checkResultNumbering(st, op);
   if (!op.blankLines.empty()) st.program->setBlankLinesBefore(created, op.blankLines);
+  if (!op.tabIndentation.empty()) st.program->setIndentation(created, op.tabIndentation);
   op.created = created;
   return created;
 }
@@ -417,6 +418,10 @@ void noteOpIndent(ParseState& st, std::string_view gapBeforeOp) {
   size_t printed = leadingSpace ? 1 : op.width;
   std::optional<size_t> read = lineIndent(gapBeforeOp);
   if (read && *read >= lead) op.spelling.indentShift = shiftOf(*read - lead, printed);
+  // A tab is no number of columns: the indentation is kept as it is
+  // (PFCCLab/Camp's weekly report: three blanks and a tab in a Markdown list).
+  if (read && lead == 0 && gapBeforeOp.substr(gapBeforeOp.size() - *read).find('\t') != std::string_view::npos)
+    op.tabIndentation = gapBeforeOp.substr(gapBeforeOp.size() - *read);
 }
 
 void noteCloseIndent(ParseState& st, std::string_view gapBeforeBrace) {

@@ -83,6 +83,7 @@ struct PendingOp {
   RegionSyntax syntax = RegionSyntax::None;
   std::optional<uint32_t> debugId;
   std::string blankLines;  // whole lines of blanks before the op line (rare)
+  std::string_view tabIndentation;  // the op line's indentation, when it holds a tab (rarer)
   size_t width = 0;        // the printer's indentation for this op (printer.cpp's `width`)
   Operation* created = nullptr;
 
@@ -96,6 +97,7 @@ struct PendingOp {
     name = {};
     spelling = {};
     blankLines.clear();
+    tabIndentation = {};
     hasSignature = false;
     syntax = RegionSyntax::None;
     debugId.reset();

@@ -454,6 +454,22 @@ TEST_CASE("a block argument's attributes print at its first appearance only") {
   CHECK(printProgramToString(*parsed.program) == text);
 }
 
+TEST_CASE("an op line indented with a tab keeps its indentation as read") {
+  // PFCCLab/Camp's weekly report: a 2024 kernel-dialect if in a Markdown list, its body three blanks and a tab in.
+  const std::string text =
+      "{\n"
+      "    (%0) = \"pd_op.full\" () {} : () -> gpu_tensor<1xb>\n"
+      "  \t(%1) = pd_op.if (%0) {} -> gpu_tensor<1xb>{\n"
+      "   \t() = \"cf.yield\" (%0) {} : (gpu_tensor<1xb>) -> \n"
+      "    } else {\n"
+      "\t\t() = \"cf.yield\" (%0) {} : (gpu_tensor<1xb>) -> \n"
+      "    }\n"
+      "}\n";
+  testing::Parsed parsed = testing::parse(text);
+  REQUIRE_MESSAGE(parsed.program, parsed.errors());
+  CHECK(printProgramToString(*parsed.program) == text);
+}
+
 TEST_CASE("lines of blanks and empty lines stay where they were, but the one the printer writes itself") {
   std::string text = "{\n\n    (%0) = \"a.b\" () {} : () -> tensor<f32>\n  \t\n\n    () = \"c.d\" (%0) {} : (tensor<f32>) -> \n    \n\n}\n";
   testing::Parsed parsed = testing::parse(text);
