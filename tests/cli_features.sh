@@ -161,7 +161,7 @@ case $case in
     contains "$work/err" "$log#1: ok"
     contains "$work/err" "$log#3: ok"
     contains "$work/err" "tests/golden/logs/bad-syntax-in-log.log: 1 error"
-    contains "$work/err" "verified 20 programs of 16 files: 17 ok, 0 with warnings, 3 with errors"
+    contains "$work/err" "verified 22 programs of 18 files: 19 ok, 0 with warnings, 3 with errors"
     lacks "$work/err" "choose one with --program"
     expect_exit 2 "$tool" verify "$log"  # one file: which program?
     contains "$work/err" "holds 3 programs; choose one with --program N"

@@ -50,6 +50,10 @@ golden_kind(roundtrip.sample.{}   roundtrip   samples/*.ir)
 golden_kind(roundtrip.pass.{}     roundtrip   tests/golden/pass/*.ir)
 golden_kind(roundtrip.{}          roundtrip   tests/golden/roundtrip/*.ir)
 golden_kind(roundtrip.real.{}     roundtrip   tests/golden/real/*.ir)  # real dumps, sources in its README
+# Real distributed dumps (real/dist_*.ir) are planned and lowered for every rank as well.
+golden_kind(plan.real.{}          plan        tests/golden/real/dist_*.ir
+            tests/golden/real/dist_{}.plan.txt tests/golden/real/dist_{}.plan.json)
+golden_kind(lower.real.{}         lower       tests/golden/real/dist_*.ir   tests/golden/real/dist_{}.lower.expected)
 golden_kind(error.{}              error       tests/golden/errors/*.ir      tests/golden/errors/{}.stderr)
 golden_kind(error.log.bad-{}      error       tests/golden/logs/bad-*.log   tests/golden/logs/bad-{}.stderr)
 golden_kind(verify.{}             verify      tests/golden/verify/*.ir      tests/golden/verify/{}.stderr)

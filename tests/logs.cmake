@@ -49,6 +49,10 @@ add_log_case(diff-two-programs 1 ${LOGS}/train.diff.txt diff --program 1 --progr
 add_log_case(diff-same-program 0 - diff --program 2 --program 2 ${TRAIN})
 add_log_case(diff-one-program 2 - diff --program 1 ${TRAIN})
 add_log_case(print-2023 0 ${LOGS}/cinn_2023.program2.ir print --program build_cinn_pass ${LOGS}/cinn_2023.log)
+# A caption line ending in ':' labels the program under it (a real page's output, its README).
+add_log_case(list-caption 0 ${LOGS}/codegen_main_program.list.txt list ${LOGS}/codegen_main_program.log)
+add_log_case(print-by-caption 0 ${LOGS}/codegen_main_program.program.ir
+             print --program "# main_program" ${LOGS}/codegen_main_program.log)
 add_log_case(print-2025 0 ${LOGS}/cinn_2025.program2.ir print --program "after build_cinn" ${LOGS}/cinn_2025.log)
 add_log_case(apply-2025 0 ${LOGS}/cinn_2025.program2.ir apply --program 2 ${LOGS}/cinn_2025.log)
 
@@ -80,7 +84,7 @@ add_test(NAME cli.log.in-place-prefixed
 set(FRAGMENTS tests/golden/fragments)
 # Real fragments and their sources: tests/golden/fragments/README.md.
 foreach(fragment ops_with_elisions if_op_alone dist_ops cinn_ast_ir_ops special_ops_combine special_ops_split
-                 pir_save_load_while)
+                 pir_save_load_while qa_resnet50_2023_ops pr66416_moment2_data camp_if_tab_indented)
   add_cli_case(fragment.print-${fragment} 0 ${FRAGMENTS}/${fragment}.ir print --fragment ${FRAGMENTS}/${fragment}.ir)
 endforeach()
 add_cli_case(fragment.apply 0 ${FRAGMENTS}/dist_ops.expected.ir apply --fragment ${FRAGMENTS}/dist_ops.ir)
@@ -97,6 +101,9 @@ add_cli_case(fragment.run 0 - run --apply --fragment ${FRAGMENTS}/dist_ops.ir -o
 add_cli_case(fragment.run-without-flag 1 - run --apply ${FRAGMENTS}/dist_ops.ir -o /dev/null)
 add_cli_case(fragment.lower 0 ${FRAGMENTS}/dist_ops.lower.txt lower --all-ranks --apply --fragment ${FRAGMENTS}/dist_ops.ir)
 add_cli_case(fragment.lower-without-flag 1 - lower --all-ranks --apply ${FRAGMENTS}/dist_ops.ir)
+# A real generation C op at its real size: rank 5 of the [4,2] mesh holds its 8000x2048 piece.
+add_cli_case(fragment.lower-real 0 ${FRAGMENTS}/pr66416_moment2_data.lower.txt
+             lower --rank 5 --fragment ${FRAGMENTS}/pr66416_moment2_data.ir)
 add_cli_case(fragment.schedule 0 ${FRAGMENTS}/dist_ops.schedule.txt
              schedule --fragment ${FRAGMENTS}/dist_ops_rank0.ir ${FRAGMENTS}/dist_ops_rank1.ir)
 add_cli_case(fragment.schedule-without-flag 1 - schedule ${FRAGMENTS}/dist_ops_rank0.ir ${FRAGMENTS}/dist_ops_rank1.ir)

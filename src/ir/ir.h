@@ -330,6 +330,13 @@ class Program {
   void setBlankLinesAtEnd(const Block* block, std::string_view lines) {
     blankLinesAtEnd_[block] = strings_.intern(lines);
   }
+  // An op line's indentation as read, when it holds a tab (a Markdown
+  // editor's): the column shift (HeaderSpelling::indentShift) cannot say it.
+  std::string_view indentationOf(const Operation* op) const { return lookup(tabIndentedOps_, op); }
+  bool hasTabIndentation() const { return !tabIndentedOps_.empty(); }
+  void setIndentation(const Operation* op, std::string_view indentation) {
+    tabIndentedOps_[op] = strings_.intern(indentation);
+  }
 
  private:
   friend class ProgramCloner;
@@ -368,6 +375,7 @@ class Program {
   } written_;
   std::unordered_map<const Operation*, std::string_view> blankLinesBeforeOp_;
   std::unordered_map<const Block*, std::string_view> blankLinesAtEnd_;
+  std::unordered_map<const Operation*, std::string_view> tabIndentedOps_;
   // A clone refers to its original's text, types and dist attrs: the
   // original counts its live clones and must outlive them (asserted).
   const Program* original_ = nullptr;

@@ -34,12 +34,24 @@ std::vector<int64_t> programRanks(const Program& program) {
 }
 
 bool checkLowerable(const Program& program, DiagnosticEngine& diagnostics) {
-  // One walk: dense (no op_dist_attr), lowered (communication ops), or a
-  // reshard Paddle cannot lower (a dynamic dim).
+  // One walk: dense (no op_dist_attr), lowered (communication ops), not yet
+  // through mix2dist (a shard_tensor), or a reshard Paddle cannot lower (a
+  // dynamic dim).
   bool distributed = false, ok = true;
   walkOps(*program.body(), [&](const Operation* op) {
     distributed = distributed || op->distAttr();
     if (!ok) return;
+    if (op->name() == kShardTensorOp) {
+      // Paddle lowers the program apply_mix2dist_pass leaves
+      // (passes/mix_to_dist.h, which the tool's --apply runs), and its
+      // VerifyDistBlock refuses a block that still holds one.
+      diagnostics.error(op->location(), 1,
+                        "the program holds dist_op.shard_tensor: it is the program before Paddle's "
+                        "apply_mix2dist_pass, which gives the data or parameter op its layout and removes "
+                        "the op; lower takes the dist program after it (--apply runs the pass first)");
+      ok = false;
+      return;
+    }
     if (isLoweredCommunication(op->name())) {
       diagnostics.error(op->location(), 1,
                         fmt::format("the program holds {}, a communication op Paddle's reshard functions emit: it "

@@ -58,7 +58,8 @@ std::vector<int64_t> programRanks(const Program& program);
 // Whether the program has anything to lower: false (diagnosed at the op)
 // for a program without op_dist_attr (already dense), one holding a
 // communication op a reshard function emits in either release's spelling
-// (already lowered), or a reshard of a tensor with a dynamic dim.
+// (already lowered), one holding dist_op.shard_tensor (before Paddle's
+// mix2dist pass), or a reshard of a tensor with a dynamic dim.
 bool checkLowerable(const Program& program, DiagnosticEngine& diagnostics);
 
 LowerSummary lowerProgram(Program& program, const LowerOptions& options, DiagnosticEngine& diagnostics);

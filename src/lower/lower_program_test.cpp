@@ -156,4 +156,13 @@ TEST_CASE("lower: a program lowered in either release's spelling is already lowe
   }
 }
 
+TEST_CASE("lower: a program still holding dist_op.shard_tensor is before mix2dist, refused at the op") {
+  // PR #62718's program (tests/golden/real/dist_pr62718_shard_tensor.ir): Paddle runs MixToDistPass first.
+  testing::Parsed mixed = testing::parse(testing::readRepoFile("tests/golden/real/dist_pr62718_shard_tensor.ir"));
+  REQUIRE_MESSAGE(mixed.program, mixed.errors());
+  CHECK_FALSE(checkLowerable(*mixed.program, *mixed.diagnostics));
+  CHECK(mixed.errors().find("test.ir:5:5: error: the program holds dist_op.shard_tensor: it is the program before "
+                            "Paddle's apply_mix2dist_pass") == 0);
+}
+
 }  // namespace reshardctl

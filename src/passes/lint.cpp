@@ -29,7 +29,8 @@ class Linter {
     extraEntries(op, attr->results, op.numResults(), "result");
     for (size_t i = 0; i < attr->operands.size(); ++i) shapeOnlyEntry(op, attr->operands[i], "operand", i);
     for (size_t i = 0; i < attr->results.size(); ++i) shapeOnlyEntry(op, attr->results[i], "result", i);
-    for (size_t i = 0; i < op.numOperands(); ++i) denseOperand(op, i);
+    for (size_t i = 0; i < op.numOperands() && i < attr->operands.size(); ++i)
+      if (!attr->operands[i].isNull()) denseOperand(op, i);
   }
 
   size_t count() const { return count_; }
@@ -82,6 +83,9 @@ class Linter {
                      kind, index));
   }
 
+  // Only an operand the op_dist_attr names a layout for: one without an entry
+  // wants none, as dist_op.shard_tensor's dense input (ShardTensorOp::Build
+  // gives its op_dist_attr a result entry only; PR #62718's dump).
   void denseOperand(const Operation& op, size_t index) {
     const Value* value = op.operandValue(index);
     if (!value || !value->type || value->type == pendingType() || value->type->kind != TypeKind::DenseTensor)
@@ -101,7 +105,7 @@ const std::vector<LintWarning>& lintWarnings() {
   static const std::vector<LintWarning> warnings = {
       {kUnevenShards, "a tensor dim is split over a mesh dim that does not divide it"},
       {kExtraEntry, "an operand(i) or result(i) entry beyond the op's operands or results"},
-      {kDenseOperand, "a dense tensor feeds an op that has an op_dist_attr (it is never resharded)"},
+      {kDenseOperand, "a dense tensor feeds an op whose op_dist_attr names a layout for it (it is never resharded)"},
       {kShapeOnlyMesh, "a mesh known only by its shape: its process ids cannot be told"},
   };
   return warnings;

@@ -19,8 +19,8 @@ const std::vector<LintWarning>& lintWarnings();
 
 // Warns about (names in parentheses): a tensor dim not divisible by the
 // mesh dim it is split over (uneven-shards); op_dist_attr entries beyond the
-// op's operand or result count (extra-entry); dense values feeding ops that
-// have an op_dist_attr (dense-operand); meshes known only by their shape:
+// op's operand or result count (extra-entry); dense values feeding ops whose
+// op_dist_attr names a layout for them (dense-operand); meshes known only by their shape:
 // generation A entries and types naming a mesh other than their op's
 // (shape-only-mesh). Returns the number of warnings found, before the
 // engine's policy drops or promotes any.

@@ -50,4 +50,16 @@ TEST_CASE("entries beyond the operand count, dense operands, shape-only meshes")
   CHECK(linted.count == 4);
 }
 
+TEST_CASE("a dense operand the op_dist_attr names no layout for is not reported") {
+  // dist_op.shard_tensor as PR #62718 printed it: a dense input, a result entry only.
+  Linted linted = lint(
+      "    (%0) = \"pd_op.data\" () {name:\"input\"} : () -> builtin.tensor<2x4xf32>\n"
+      "    (%1) = \"dist_op.shard_tensor\" (%0) {op_dist_attr:{" + kMesh +
+      ",result(0):{dims_maping:[0,-1]}}} : (builtin.tensor<2x4xf32>) -> pd_dist.tensor<2x4xf32, mesh_shape:[2],dims_mappings:[0,-1]>\n"
+      "    (%2) = \"a.use\" (%0) {op_dist_attr:{" + kMesh +
+      ",operand(0):{null},result(0):{null}}} : (builtin.tensor<2x4xf32>) -> builtin.tensor<2x4xf32>\n");
+  CHECK(linted.count == 0);
+  CHECK(linted.text.empty());
+}
+
 }  // namespace reshardctl

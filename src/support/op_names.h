@@ -8,6 +8,7 @@
 namespace reshardctl {
 
 inline constexpr std::string_view kReshardOp = "dist_op.reshard";  // what the partition pass inserts
+inline constexpr std::string_view kShardTensorOp = "dist_op.shard_tensor";  // a dense value given a layout, before mix2dist
 inline constexpr std::string_view kCombineOp = "builtin.combine";  // builds a tensor list
 inline constexpr std::string_view kYieldOp = "cf.yield";           // ends a region, hands back its values
 inline constexpr std::string_view kIfOp = "pd_op.if";

@@ -118,23 +118,29 @@ void replaceOldest(Slot (&slots)[N], uint8_t& next, const Slot& slot) {
 
 }  // namespace
 
-// Paddle prints `{k:v,...}` with keys sorted and no spaces between entries
-// (IrPrinter::PrintAttributeMap); an input written otherwise is brought to
-// that form.
+// Paddle prints `{k:v,...}` with no spaces between entries, the keys sorted
+// since autumn 2023 and in the order of the op's unordered AttributeMap before
+// (IrPrinter::PrintAttributeMap, docs/format.md "Op lines"): a dictionary so
+// joined is kept as read, sorted or not; one written otherwise (spaces, a key
+// twice) is brought to the sorted form. The entries end up sorted either way,
+// which is what reportDuplicateKeys compares.
 std::string_view keptDictionary(DictionaryRead& read, StringPool& strings) {
   if (!read.knownText.empty()) return read.knownText;
   if (read.text.empty()) return "{}";
   auto byKey = [](const auto& a, const auto& b) { return a.first < b.first; };
   auto notBefore = [](const auto& a, const auto& b) { return !(a.first < b.first); };
+  auto sameKey = [](const auto& a, const auto& b) { return a.first == b.first; };
   size_t canonicalSize = read.entries.empty() ? 2 : 1 + read.entries.size();
   for (const auto& entry : read.entries) canonicalSize += entry.second.size();
   bool sortedUnique =
       std::adjacent_find(read.entries.begin(), read.entries.end(), notBefore) == read.entries.end();
-  if (read.text.size() == canonicalSize && sortedUnique) {
+  if (!sortedUnique) std::stable_sort(read.entries.begin(), read.entries.end(), byKey);
+  bool unique = sortedUnique ||
+                std::adjacent_find(read.entries.begin(), read.entries.end(), sameKey) == read.entries.end();
+  if (read.text.size() == canonicalSize && unique) {
     read.verbatim = true;
     return strings.intern(read.text);
   }
-  std::stable_sort(read.entries.begin(), read.entries.end(), byKey);
   return strings.intern(joinedDictionary(read.entries, [](std::string& out, const auto& entry) {
     out += entry.second;
   }));

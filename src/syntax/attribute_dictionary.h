@@ -90,9 +90,11 @@ struct DictionaryRead {
 
 // The text an op keeps for the dictionary `read` (interned in `strings`):
 // the memo's copy when it was recognised, `{}` when the op has none, the
-// text as read when it is in Paddle's form (`read.verbatim` set), else the
-// entries sorted by key (stably: a repeated key follows its first) and
-// joined without spaces, as Paddle prints them.
+// text as read when it is in Paddle's form (`read.verbatim` set: joined
+// without spaces, each key once, sorted or in a 2023 printer's hash order),
+// else the entries sorted by key and joined without spaces, as Paddle prints
+// them. `read.entries` are left sorted by key (stably: a repeated key
+// follows its first).
 std::string_view keptDictionary(DictionaryRead& read, StringPool& strings);
 
 // The memo of one parse: the last few dictionaries and op_dist_attr values

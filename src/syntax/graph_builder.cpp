@@ -310,6 +310,7 @@ Operation* createPendingOp(ParseState& st) {
   st.blocks.back()->insertBefore(nullptr, created);
   checkResultNumbering(st, op);
   if (!op.blankLines.empty()) st.program->setBlankLinesBefore(created, op.blankLines);
+  if (!op.tabIndentation.empty()) st.program->setIndentation(created, op.tabIndentation);
   op.created = created;
   return created;
 }
@@ -333,23 +334,34 @@ void enterNesting(ParseState& st, const char* at) {
 
 // ---- layout --------------------------------------------------------------------
 
-std::string wholeBlankLines(std::string_view gap, bool atTextStart) {
-  if (atTextStart) return wholeBlankLines("\n" + std::string(gap), false);  // its first line is whole too
+std::string wholeBlankLines(std::string_view gap, bool atTextStart, bool afterGenericRegionOp) {
+  if (atTextStart) return wholeBlankLines("\n" + std::string(gap), false, afterGenericRegionOp);  // its first line is whole too
   size_t first = gap.find('\n');
   size_t last = gap.rfind('\n');
   std::string lines;
   if (first == std::string_view::npos || first == last) return lines;
   // Between the newline that ends the line before and the one that ends the
-  // last whole line. Empty lines are left to the printer, which writes
-  // Paddle's own (after a generic region op).
+  // last whole line, empty lines included (a person's, or a Markdown
+  // editor's), but for the one the printer writes itself after a generic
+  // region op.
+  bool printersLine = afterGenericRegionOp;
   for (size_t start = first + 1; start <= last;) {
     size_t end = gap.find('\n', start);
     std::string_view line = gap.substr(start, end - start);  // without its newline
     if (!line.empty() && line.back() == '\r') line.remove_suffix(1);  // the printer writes "\n" alone
-    if (!line.empty()) lines.append(line).append(1, '\n');
+    if (!(line.empty() && printersLine)) lines.append(line).append(1, '\n');
+    printersLine = false;
     start = end + 1;
   }
   return lines;
+}
+
+// IrPrinter::PrintGeneralOperation's op with regions ends in its last block's
+// `}` and newline, and the enclosing block's newline then leaves an empty
+// line (docs/format.md "Regions"): the printer writes it again.
+bool followsGenericRegionOp(const ParseState& st) {
+  const Operation* previous = st.blocks.back()->back();
+  return previous && previous->regionSyntax() == RegionSyntax::None && !previous->regions().empty();
 }
 
 void noteTopLevelIndent(ParseState& st, std::string_view gapBeforeOp) {
@@ -406,6 +418,10 @@ void noteOpIndent(ParseState& st, std::string_view gapBeforeOp) {
   size_t printed = leadingSpace ? 1 : op.width;
   std::optional<size_t> read = lineIndent(gapBeforeOp);
   if (read && *read >= lead) op.spelling.indentShift = shiftOf(*read - lead, printed);
+  // A tab is no number of columns: the indentation is kept as it is
+  // (PFCCLab/Camp's weekly report: three blanks and a tab in a Markdown list).
+  if (read && lead == 0 && gapBeforeOp.substr(gapBeforeOp.size() - *read).find('\t') != std::string_view::npos)
+    op.tabIndentation = gapBeforeOp.substr(gapBeforeOp.size() - *read);
 }
 
 void noteCloseIndent(ParseState& st, std::string_view gapBeforeBrace) {

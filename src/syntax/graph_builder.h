@@ -83,6 +83,7 @@ struct PendingOp {
   RegionSyntax syntax = RegionSyntax::None;
   std::optional<uint32_t> debugId;
   std::string blankLines;  // whole lines of blanks before the op line (rare)
+  std::string_view tabIndentation;  // the op line's indentation, when it holds a tab (rarer)
   size_t width = 0;        // the printer's indentation for this op (printer.cpp's `width`)
   Operation* created = nullptr;
 
@@ -96,6 +97,7 @@ struct PendingOp {
     name = {};
     spelling = {};
     blankLines.clear();
+    tabIndentation = {};
     hasSignature = false;
     syntax = RegionSyntax::None;
     debugId.reset();
@@ -249,9 +251,14 @@ void enterNesting(ParseState& st, const char* at);
 
 // ---- layout --------------------------------------------------------------------
 // The whole lines of `gap` (whitespace between two tokens, and in a fragment
-// elision lines) that are not empty, each with its newline; "" for almost
-// every gap. `atTextStart`: the gap begins the text, so its first line is whole.
-std::string wholeBlankLines(std::string_view gap, bool atTextStart = false);
+// elision lines), each with its newline; "" for almost every gap.
+// `atTextStart`: the gap begins the text, so its first line is whole.
+// `afterGenericRegionOp`: a first line that is empty is the printer's own
+// (followsGenericRegionOp), not kept.
+std::string wholeBlankLines(std::string_view gap, bool atTextStart = false, bool afterGenericRegionOp = false);
+// Whether the last op of the innermost open block is one PrintGeneralOperation
+// prints with its regions (an empty line follows it).
+bool followsGenericRegionOp(const ParseState& st);
 // Called at the first op of the top-level block: a single space before it is
 // the 2023 layout (IndentStyle::LeadingSpace).
 void noteTopLevelIndent(ParseState& st, std::string_view gapBeforeOp);

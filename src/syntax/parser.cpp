@@ -82,7 +82,8 @@ struct action<g::op_begin> {
     bool first = st.blocks.size() == 1 && !st.sawTopLevelOp;
     if (first) noteTopLevelIndent(st, gap);
     noteOpIndent(st, gap);
-    st.op().blankLines = wholeBlankLines(gap, first && st.fragment && gap.data() == st.textStart);
+    st.op().blankLines =
+        wholeBlankLines(gap, first && st.fragment && gap.data() == st.textStart, followsGenericRegionOp(st));
   }
 };
 
@@ -335,7 +336,7 @@ struct action<g::block_open> {
 // Lines of blanks right before a block's closing brace.
 template <typename Input>
 void keepBlankLinesAtEnd(const Input& in, ParseState& st) {
-  std::string lines = wholeBlankLines(gapBefore(st, in.begin()));
+  std::string lines = wholeBlankLines(gapBefore(st, in.begin()), false, followsGenericRegionOp(st));
   if (!lines.empty()) st.program->setBlankLinesAtEnd(st.blocks.back(), lines);
 }
 

@@ -468,7 +468,10 @@ class Printer {
 
   // PrintOperation, without the newline the enclosing block writes.
   void printOp(const Operation& op, size_t width) {
-    indentOp(width, op.headerSpelling().indentShift);
+    if (program_.hasTabIndentation() && !program_.indentationOf(&op).empty())
+      out_ += program_.indentationOf(&op);
+    else
+      indentOp(width, op.headerSpelling().indentShift);
     switch (op.regionSyntax()) {
       case RegionSyntax::If:
       case RegionSyntax::Group: arrowRegionOp(op, width); break;

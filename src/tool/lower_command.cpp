@@ -12,8 +12,8 @@
 #include <fmt/format.h>
 
 #include "lower/lower_program.h"
+#include "passes/mix_to_dist.h"
 #include "passes/partition_pass.h"
-#include "passes/pass_runner.h"
 #include "schedule/lowered_ranks.h"
 #include "support/failure.h"
 #include "syntax/printer.h"
@@ -58,15 +58,12 @@ std::string logLabel(int64_t rank, LowerStage stage, bool fragment) {
   return fmt::format("rank {}: IR after {}{}", rank, pass, fragment ? ":\n" : " = ");
 }
 
-// Runs the partition pass (--apply) and the checks every rank's program
+// Runs the mix2dist and partition passes (--apply) and the checks every rank's program
 // would repeat: lowerable, and holding the rank --rank names (--all-ranks'
 // ranks are the program's own). False: diagnosed, or (a rank in no mesh)
 // thrown as a usage error.
 bool prepareDist(Program& program, const LowerCommandOptions& options, DiagnosticEngine& diagnostics) {
-  if (options.apply && !runPass("partition", program, [&](Program& p) {
-        return applyPartitionPass(p, diagnostics, options.pass);
-      }).ok)
-    return false;
+  if (options.apply && !runMixToDistAndPartition(program, diagnostics, options.pass)) return false;
   if (!checkLowerable(program, diagnostics)) return false;
   if (options.rank) {
     const std::vector<int64_t> ranks = programRanks(program);
@@ -176,7 +173,7 @@ SubcommandRunner defineLower(CLI::App& command, ReportingOptions& reporting) {
                   "dense program (local builtin.tensor types, no op_dist_attr)");
   addChoiceOption(command, "--lowering", options->lowering, loweringChoices(), kLoweringHelp);
   addChoiceOption(command, "--paddle", options->release, paddleReleaseChoices(), kPaddleReleaseHelp);
-  command.add_flag("--apply", options->apply, "Run the partition pass first and lower the reshards it inserts");
+  command.add_flag("--apply", options->apply, "Run Paddle's mix2dist pass (folding dist_op.shard_tensor) and the partition pass first, and lower the reshards it inserts");
   addPartitionFlags(command, options->pass);
   addJobsOption(command);
   addReportingFlags(command, reporting);

@@ -20,8 +20,8 @@
 
 #include <nlohmann/json.hpp>
 
+#include "passes/mix_to_dist.h"
 #include "passes/partition_pass.h"
-#include "passes/pass_runner.h"
 #include "report/json_export.h"
 #include "schedule/lowered_ranks.h"
 #include "schedule/schedule.h"
@@ -158,10 +158,7 @@ struct DistRanks {
 std::unique_ptr<Program> partitioned(std::unique_ptr<Program> program, const ScheduleOptions& options,
                                      DiagnosticEngine& diagnostics) {
   if (!program || !options.apply) return program;
-  const bool ok = runPass("partition", *program, [&](Program& p) {
-                    return applyPartitionPass(p, diagnostics, options.pass);
-                  }).ok;
-  return ok ? std::move(program) : nullptr;
+  return runMixToDistAndPartition(*program, diagnostics, options.pass) ? std::move(program) : nullptr;
 }
 
 DistRanks lowerDist(LoadedRank& dist, const ScheduleOptions& options) {
@@ -264,8 +261,8 @@ SubcommandRunner defineSchedule(CLI::App& command, ReportingOptions& reporting) 
   command.get_option("--json")->excludes("--table")->excludes("--html");
   command.get_option("--table")->excludes("--html");
   command.add_flag("--apply", options->apply,
-                   "The input is one dist program: run the partition pass, then lower it for every rank (a dist "
-                   "program without --apply is lowered as it is)");
+                   "The input is one dist program: run Paddle's mix2dist pass (folding dist_op.shard_tensor) and the "
+                   "partition pass, then lower it for every rank (a dist program without --apply is lowered as it is)");
   addPartitionFlags(command, options->pass);
   addChoiceOption(command, "--lowering", options->lowering, loweringChoices(), kLoweringHelp);
   addReportingFlags(command, reporting);

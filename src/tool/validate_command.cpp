@@ -24,6 +24,7 @@
 #include "ir/clone/program_clone.h"
 #include "lower/lower_program.h"
 #include "lower/lowered_ops.h"
+#include "passes/mix_to_dist.h"
 #include "passes/partition_pass.h"
 #include "report/diagnostic_formats.h"
 #include "report/json_export.h"
@@ -241,7 +242,7 @@ class InputValidator {
   int validate(const InputProgram& input, LoadedProgram& loaded, DiagnosticEngine& diagnostics,
                std::optional<ValidationOutcome>* outcome, ShrinkOutcome* shrink) {
     const InputNames names(*loaded.program);
-    if (options_.apply && !applyPartitionPass(*loaded.program, diagnostics, options_.pass).ok) return kExitBadInput;
+    if (options_.apply && !runMixToDistAndPartition(*loaded.program, diagnostics, options_.pass)) return kExitBadInput;
     WorkBudget budget = options_.budget;  // in each process
     budget.processes = static_cast<uint64_t>(processCount());
     // auto shrinks until the program fits validate's budget
@@ -422,7 +423,7 @@ SubcommandRunner defineValidate(CLI::App& command, ReportingOptions& reporting) 
   auto options = std::make_shared<ValidateCommandOptions>();
   ValidateCommandOptions& validate = *options;
   addInputsOutputProgram(command, validate.inputs, validate.output);
-  command.add_flag("--apply", validate.apply, "Run the partition pass first and validate its output");
+  command.add_flag("--apply", validate.apply, "Run Paddle's mix2dist pass (folding dist_op.shard_tensor) and the partition pass first, and validate the output");
   addPartitionFlags(command, validate.pass);
   addChoiceOption(command, "--backend", validate.backend, backendChoices(), "Where the reshards run");
   command.add_option("--seed", validate.seed, "Seed of the program's input values")

@@ -69,6 +69,7 @@ class ProgramCloner {
     for (uint32_t i = 0; i < from.numResults_; ++i) copyValue(from.results_[i], to->results_[i])->definingOp = to;
     if (from.numResults_ == 0) resultlessOps_.emplace(&from, to);
     if (std::string_view blank = from_.blankLinesBefore(&from); !blank.empty()) to_->blankLinesBeforeOp_[to] = blank;
+    if (std::string_view indent = from_.indentationOf(&from); !indent.empty()) to_->tabIndentedOps_[to] = indent;
     for (const Block* region : from.regions()) copyBlock(*region, *to_->appendRegion(to));
     return to;
   }

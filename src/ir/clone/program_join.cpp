@@ -58,6 +58,7 @@ void ProgramJoiner::append(std::unique_ptr<Program> part, const SameDists& same)
   if (from.closeShift_) into.closeShift_ = from.closeShift_;
 
   whole_.blankLinesBeforeOp_.merge(part->blankLinesBeforeOp_);
+  whole_.tabIndentedOps_.merge(part->tabIndentedOps_);
   for (auto& [block, lines] : part->blankLinesAtEnd_) whole_.blankLinesAtEnd_[block == &from ? &into : block] = lines;
   part->blankLinesAtEnd_.clear();
   whole_.written_.usesDebugIds = whole_.written_.usesDebugIds || part->written_.usesDebugIds;

@@ -43,11 +43,24 @@ struct OpLines {
   // The cut before the op line starting at `lineStart`: the newline that
   // ends the op line before it. Its trailing blanks stay with that op, the
   // lines of blanks between go with the next (they are its gap: the blank
-  // lines it keeps, its indentation).
+  // lines it keeps, its indentation). npos, no cut, when an empty line is
+  // among them: whether it is kept depends on the op before
+  // (parsing::followsGenericRegionOp), which the next chunk does not see.
   size_t cutBefore(size_t lineStart) const {
     size_t content = lineStart;
     while (content > first && isBlankChar(text[content - 1])) --content;
-    return text.find('\n', content);
+    size_t cut = text.find('\n', content);
+    if (cut != std::string_view::npos && cut < lineStart && holdsEmptyLine(text.substr(cut, lineStart - cut)))
+      return std::string_view::npos;
+    return cut;
+  }
+  // `gap`: newline-ended lines after a newline.
+  static bool holdsEmptyLine(std::string_view gap) {
+    for (size_t at = 0, next; (next = gap.find('\n', at + 1)) != std::string_view::npos; at = next) {
+      std::string_view line = gap.substr(at + 1, next - at - 1);
+      if (line.empty() || line == "\r") return true;
+    }
+    return false;
   }
 
   // The %N the op line after `newline` (or one of the few after it) defines
