@@ -74,15 +74,8 @@ LoweredRanks lowerEveryRank(const Program* dist, const LoweredRankSink& sink, Di
   }
   for (size_t i = 0; i < lowered.ranks.size(); ++i) {
     std::unique_ptr<Program> program = cloneProgram(*dist);
-    LowerSummary summary;
-    try {
-      summary = lowerProgram(*program, LowerOptions{lowered.ranks[i], LowerStage::Dense, plan}, diagnostics);
-    } catch (const InputError& error) {
-      // Text the lowering built failed to read back (a layout it cannot
-      // express): the program is refused, not the run.
-      diagnostics.error(fmt::format("cannot lower the program for rank {}: {}", lowered.ranks[i], error.message));
-      return lowered;
-    }
+    const LowerSummary summary =
+        lowerProgram(*program, LowerOptions{lowered.ranks[i], LowerStage::Dense, plan}, diagnostics);
     if (!summary.ok || !mergeRings(summary.rings, lowered.ranks[i], lowered.groups, diagnostics)) return lowered;
     // Every rank asks for the same groups: the first one's figure is each one's.
     if (i == 0)
