@@ -58,24 +58,36 @@ std::string flagSuffix(const Diagnostic& d) {
   return d.severity == Severity::Error ? fmt::format(" [-Werror={}]", d.code) : fmt::format(" [-W{}]", d.code);
 }
 
+void appendListing(std::string& out, const Diagnostic& d) {
+  if (d.listing.empty()) return;
+  out += d.listing;
+  if (out.back() != '\n') out += '\n';
+}
+
 void appendOne(std::string& out, const SourceFile* source, const Diagnostic& d, TextStyle style) {
   const Palette palette(style.color);
   const std::string severity =
       fmt::format("{}{}:{}", palette(severityInk(d.severity)), severityName(d.severity), palette.reset());
-  const std::string message = terminalText(d.message);
+  const std::string message = terminalLine(d.message);
   if (!located(source, d)) {
     // Not about a place in the input (an unreadable file, a missing GPU): the
     // tool speaks, as compilers do for such errors.
     out += fmt::format("reshardctl: {} {}{}\n", severity, message, flagSuffix(d));
+    appendListing(out, d);
     return;
   }
   SourceFile::LineCol where = source->lineCol(d.offset);
   out += fmt::format("{}{}:{}:{}:{} {} {}{}\n", palette(Ink::Bold), terminalLine(source->name()), where.line,
                      where.column, palette.reset(), severity, message, flagSuffix(d));
+  appendListing(out, d);
   if (style.snippets) appendSnippet(out, *source, d, palette);
 }
 
 }  // namespace
+
+std::string messageWithListing(const Diagnostic& diagnostic) {
+  return diagnostic.listing.empty() ? diagnostic.message : diagnostic.message + "\n" + diagnostic.listing;
+}
 
 const char* severityName(Severity severity) {
   switch (severity) {

@@ -85,10 +85,10 @@ const FoundProgram* choose(const std::vector<FoundProgram>& found, const std::st
                         ? fmt::format("'{}' holds {} programs; choose one with --program N (or --program TEXT, "
                                       "the first whose label contains TEXT)", source.name(), found.size())
                         : fmt::format("no program {} in '{}', which holds:", selectorText(selector), source.name());
-  std::string table = formatProgramTable(found);
+  std::string table = formatProgramTable(found);  // its labels and passes escaped for a terminal
   for (size_t at = 0; at < table.size(); at = table.find('\n', at) + 1) table.insert(at, "  ");
   table.pop_back();
-  diagnostics.error(why + "\n" + table);
+  diagnostics.error(why).listing = std::move(table);
   return nullptr;
 }
 

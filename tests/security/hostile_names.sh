@@ -64,6 +64,17 @@ case $case in
     python3 -c 'import json,sys; json.load(open(sys.argv[1], encoding="utf-8"))' "$work/out.json" || fail "not valid JSON"
     grep -qF $'bad\xef\xbf\xbd.ir' "$work/out.json" || fail "the name's byte is not U+FFFD"
     ;;
+  message-name-one-line)  # a file name with a newline quoted in a diagnostic stays on its line (list -r, cannot read)
+    mkdir "$work/tree" && : >"$work/tree/"$'e\nfake.ir: ok\n.ir'
+    "$tool" list -r "$work/tree" >"$work/out" 2>"$work/err"
+    [ $? -eq 1 ] || fail "list of a file without a program did not exit 1"
+    grep -qF "no program found in '$work/tree/e\x0afake.ir: ok\x0a.ir'" "$work/err" || { cat -A "$work/err"; fail "the name is not one escaped line"; }
+    "$tool" verify "$work/"$'none\nfake.ir: ok' 2>>"$work/err"
+    [ $? -eq 2 ] || fail "verify of a missing file did not exit 2"
+    ! grep -aq '^fake.ir: ok' "$work/err" || { cat -A "$work/err"; fail "a name's newline started a line of its own"; }
+    "$tool" apply tests/golden/logs/train.log 2>"$work/err"  # the one message with lines under it: the table stays
+    [ "$(lines_starting "$work/err" '  [0-9]  ')" -eq 3 ] || { cat "$work/err"; fail "the table of the log's programs is not listed"; }
+    ;;
   *) fail "unknown case $case" ;;
 esac
 echo PASS
