@@ -145,6 +145,13 @@ for _ in range(8000):
     grep -q "top.ir: ok" "$work/err" || { head -c 400 "$work/err"; fail "the file at the top was not read"; }
     ! grep -q "terminate called" "$work/err" || fail "-r aborted"
     ;;
+  log-many-programs-listed)  # a log of 400,000 empty programs: apply without --program lists them all, fast (linear)
+    python3 -c 'import sys; sys.stdout.write("IR = {\n}\n" * 400000)' >"$work/many.log"
+    timeout 60 "$tool" apply "$work/many.log" 2>"$work/err"; status=$?
+    [ "$status" -eq 2 ] || fail "apply of a log of many programs exited $status (124: out of time)"
+    grep -q "holds 400000 programs; choose one" "$work/err" || { head -c 400 "$work/err"; fail "no usage error"; }
+    [ "$(grep -c '^  [ 0-9]* [0-9]*-[0-9]* ' "$work/err")" -eq 400000 ] || fail "not every program listed"
+    ;;
   walk-one-file-status)  # -r over a folder holding one file prints its status line
     mkdir "$work/one" && cp "$seed" "$work/one/only.ir"
     "$tool" verify -r "$work/one" 2>"$work/err" || fail "verify -r exited $?"
