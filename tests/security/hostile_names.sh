@@ -75,6 +75,18 @@ case $case in
     "$tool" apply tests/golden/logs/train.log 2>"$work/err"  # the one message with lines under it: the table stays
     [ "$(lines_starting "$work/err" '  [0-9]  ')" -eq 3 ] || { cat "$work/err"; fail "the table of the log's programs is not listed"; }
     ;;
+  usage-error-escaped)  # a refused argument (a file name a CI job passed on) is quoted escaped, on one line
+    "$tool" verify $'--x\e[31m\nreshardctl: ok' "$seed" $'y\e]0;t\a\nfake: ok' 2>"$work/err"
+    [ $? -eq 2 ] || fail "the usage error did not exit 2"
+    grep -qF "unknown flag '--x\x1b[31m\x0areshardctl: ok'" "$work/err" || { cat -A "$work/err"; fail "the flag is not escaped"; }
+    "$tool" $'\e[2Jnope' 2>>"$work/err"
+    [ $? -eq 2 ] || fail "an unknown subcommand did not exit 2"
+    grep -qF "unknown subcommand '\x1b[2Jnope'" "$work/err" || { cat -A "$work/err"; fail "the subcommand is not escaped"; }
+    "$tool" run "$seed" $'a\nfake: ok' 2>>"$work/err"
+    [ $? -eq 2 ] || fail "run of two inputs did not exit 2"
+    ! has_byte "$work/err" $'\e' || fail "stderr holds a raw ESC"
+    ! grep -aq '^fake: ok\|^reshardctl: ok' "$work/err" || { cat -A "$work/err"; fail "an argument started a line"; }
+    ;;
   *) fail "unknown case $case" ;;
 esac
 echo PASS
