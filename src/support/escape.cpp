@@ -233,7 +233,9 @@ std::string diffHeaderName(std::string_view name) {
 
 std::string githubData(std::string_view text) { return githubEscaped(text, false); }
 
-std::string githubProperty(std::string_view text) { return githubEscaped(text, true); }
+// A property (a file name) is escaped for a terminal first, as the message
+// is by its consumer: ESC, BEL or a bidi control in a name reaches neither.
+std::string githubProperty(std::string_view text) { return githubEscaped(terminalText(text), true); }
 
 std::string githubLogLine(std::string_view line) {
   std::string out = githubData(line);

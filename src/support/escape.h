@@ -30,7 +30,9 @@ std::string terminalMasked(std::string_view text);
 std::string diffHeaderName(std::string_view name);
 
 // GitHub workflow commands (`::error file=F,line=L::MESSAGE`), the runner's
-// own rules: data escapes '%', CR and LF; a property value also ':' and ','.
+// own rules: data escapes '%', CR and LF; a property value also ':' and ','
+// (and is first escaped as terminalText escapes: `\x1b`, as the message is
+// by the consumer that writes it).
 std::string githubData(std::string_view text);
 std::string githubProperty(std::string_view text);
 // A plain line in a workflow's log (a per-input status line): escaped as data,

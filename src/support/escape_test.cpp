@@ -56,6 +56,8 @@ TEST_CASE("diff headers: unusual names are quoted as git quotes them") {
 TEST_CASE("GitHub: data, properties and plain log lines") {
   CHECK(githubData("50% done\r\n::error::x") == "50%25 done%0D%0A::error::x");
   CHECK(githubProperty("a:b,c%\n") == "a%3Ab%2Cc%25%0A");
+  // A name's ESC or bidi control reaches the workflow's log escaped, as in the message.
+  CHECK(githubProperty("e\x1b[31mvil\xe2\x80\xae.ir") == "e\\x1b[31mvil\\u202e.ir");
   CHECK(githubLogLine("a.ir: ok") == "a.ir: ok");
   CHECK(githubLogLine("x\n::add-mask::secret: ok") == "x%0A::add-mask::secret: ok");
   CHECK(githubLogLine("::error file=a::b: ok") == "%3A:error file=a::b: ok");

@@ -87,6 +87,14 @@ case $case in
     ! has_byte "$work/err" $'\e' || fail "stderr holds a raw ESC"
     ! grep -aq '^fake: ok\|^reshardctl: ok' "$work/err" || { cat -A "$work/err"; fail "an argument started a line"; }
     ;;
+  github-property-escaped)  # --error-format=github: a file name's ESC and bidi controls are escaped in file=
+    : >"$work/"$'e\e[31mvil\xe2\x80\xae.ir'  # empty: an error at 1:1
+    "$tool" verify --error-format=github "$work/"$'e\e[31mvil\xe2\x80\xae.ir' 2>"$work/err"
+    [ $? -eq 1 ] || { cat "$work/err"; fail "verify of a bad input did not exit 1"; }
+    grep -qF 'vil\u202e.ir,line=' "$work/err" || { cat -A "$work/err"; fail "no escaped file= property"; }
+    ! has_byte "$work/err" $'\e' || { cat -A "$work/err"; fail "stderr holds a raw ESC"; }
+    ! has_byte "$work/err" $'\xe2\x80\xae' || fail "stderr holds a raw U+202E"
+    ;;
   *) fail "unknown case $case" ;;
 esac
 echo PASS
