@@ -95,6 +95,15 @@ case $case in
     ! has_byte "$work/err" $'\e' || { cat -A "$work/err"; fail "stderr holds a raw ESC"; }
     ! has_byte "$work/err" $'\xe2\x80\xae' || fail "stderr holds a raw U+202E"
     ;;
+  validate-report-escaped)  # validate's report on stdout: file names and op names shown escaped, a line each
+    sed 's/"pd_op.relu"/"pd_op.re\x1b[31mlu"/' "$seed" >"$work/"$'a\nfake: ok\e[31m.ir'
+    cp "$seed" "$work/b.ir"
+    "$tool" validate --apply "$work/"$'a\nfake: ok\e[31m.ir' "$work/b.ir" >"$work/out" 2>"$work/err" ||
+      { cat "$work/err"; fail "validate exited $?"; }
+    grep -qF 'a\x0afake: ok\x1b[31m.ir: not simulated: pd_op.re\x1b[31mlu' "$work/out" || { cat -A "$work/out"; fail "the report is not escaped"; }
+    ! grep -aq '^fake' "$work/out" || fail "a name started a line of the report"
+    ! has_byte "$work/out" $'\e' || fail "stdout holds a raw ESC"
+    ;;
   *) fail "unknown case $case" ;;
 esac
 echo PASS
