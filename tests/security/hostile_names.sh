@@ -104,6 +104,15 @@ case $case in
     ! grep -aq '^fake' "$work/out" || fail "a name started a line of the report"
     ! has_byte "$work/out" $'\e' || fail "stdout holds a raw ESC"
     ;;
+  schedule-listing-escaped)  # schedule's listing and table on stdout: file names shown escaped, a line each
+    for f in "$work/"$'r0\nfake: ok\e[31m.ir' "$work/r1.ir"; do cp tests/golden/schedule/clean_table.r0.ir "$f"; done
+    cp tests/golden/schedule/clean_table.r1.ir "$work/r1.ir"
+    "$tool" schedule "$work/"$'r0\nfake: ok\e[31m.ir' "$work/r1.ir" >"$work/out" 2>"$work/err" || { cat "$work/err"; fail "schedule exited $?"; }
+    "$tool" schedule --table "$work/"$'r0\nfake: ok\e[31m.ir' "$work/r1.ir" >>"$work/out" 2>>"$work/err" || fail "schedule --table exited $?"
+    grep -qF 'rank 0 (' "$work/out" && grep -qF 'r0\x0afake: ok\x1b[31m.ir' "$work/out" || { cat -A "$work/out"; fail "the listing is not escaped"; }
+    ! grep -aq '^fake' "$work/out" || fail "a name started a line of the listing"
+    ! has_byte "$work/out" $'\e' || fail "stdout holds a raw ESC"
+    ;;
   *) fail "unknown case $case" ;;
 esac
 echo PASS
