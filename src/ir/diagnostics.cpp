@@ -28,7 +28,9 @@ bool located(const SourceFile* source, const Diagnostic& d) {
 }
 
 void appendSnippet(std::string& out, const SourceFile& source, const Diagnostic& d, const Palette& palette) {
-  std::string_view line = source.lineAt(d.offset);
+  // Cut past the widest part shown (a clipped line shows kMaxShownLine bytes
+  // from at most the column), one byte more so that "..." still follows it.
+  std::string_view line = source.lineAt(d.offset, kMaxShownLine + 1);
   SourceFile::LineCol where = source.lineCol(d.offset);
   size_t column = where.column - 1;  // 0-based, in bytes
   size_t first = 0;
@@ -108,7 +110,9 @@ DiagnosticPolicy::State DiagnosticPolicy::stateOf(std::string_view warning) cons
 bool placeOf(const SourceFile* source, const Diagnostic& d, DiagnosticPlace* place) {
   if (!located(source, d)) return false;
   const SourceFile::LineCol where = source->lineCol(d.offset);
-  const size_t lineLength = source->lineAt(d.offset).size();
+  // The line read only as far as the underline reaches, and a byte more.
+  const size_t reach = d.length < source->text().size() ? d.length + 1 : std::string_view::npos;
+  const size_t lineLength = source->lineAt(d.offset, reach).size();
   const size_t lastColumn = std::max(lineLength + 1, where.column);  // one past the line's end
   place->line = where.line;
   place->column = where.column;

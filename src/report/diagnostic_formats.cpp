@@ -53,7 +53,7 @@ size_t codePointColumn(std::string_view line, size_t column) {
 }
 
 Json sarifLocation(const SourceFile& source, const Diagnostic& d, const DiagnosticPlace& place) {
-  const std::string_view line = source.lineAt(d.offset);
+  const std::string_view line = source.lineAt(d.offset, place.endColumn - place.column);  // as far as the end column
   return {{"physicalLocation",
            {{"artifactLocation", {{"uri", sarifUri(source.name())}}},
             {"region", {{"startLine", place.line}, {"startColumn", codePointColumn(line, place.column)},

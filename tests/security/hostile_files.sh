@@ -152,6 +152,21 @@ for _ in range(8000):
     grep -q "holds 400000 programs; choose one" "$work/err" || { head -c 400 "$work/err"; fail "no usage error"; }
     [ "$(grep -c '^  [ 0-9]* [0-9]*-[0-9]* ' "$work/err")" -eq 400000 ] || fail "not every program listed"
     ;;
+  many-warnings-one-line)  # 100,000 results on one 7 MB line, a warning each: every snippet reads only its part of the line
+    python3 -c '
+import sys
+t = "pd_dist.tensor<4x8xf32, mesh_shape:[2],dims_mappings:[-1,-1]>"
+n = 100000
+sys.stdout.write("{\n    (" + ", ".join("%%%d" % i for i in range(n)) + ") = \"pd_op.split\" () {} : () -> " + ", ".join([t] * n) + "\n}\n")
+' >"$work/wide.ir"
+    for format in text sarif; do
+      timeout 60 "$tool" verify --error-format=$format "$work/wide.ir" 2>"$work/err"; status=$?
+      [ "$status" -eq 0 ] || fail "verify --error-format=$format of 100,000 warnings on a line exited $status (124: out of time)"
+    done
+    timeout 60 "$tool" verify "$work/wide.ir" 2>"$work/err"
+    [ "$(grep -c 'warning: result [0-9]* lives on a mesh known only by its shape' "$work/err")" -eq 100000 ] || fail "not every warning"
+    [ "$(grep -c '^    (%0, %1, .*\.\.\.$' "$work/err")" -eq 100000 ] || { head -3 "$work/err"; fail "the snippets are not clipped"; }
+    ;;
   walk-one-file-status)  # -r over a folder holding one file prints its status line
     mkdir "$work/one" && cp "$seed" "$work/one/only.ir"
     "$tool" verify -r "$work/one" 2>"$work/err" || fail "verify -r exited $?"
