@@ -167,6 +167,12 @@ sys.stdout.write("{\n    (" + ", ".join("%%%d" % i for i in range(n)) + ") = \"p
     [ "$(grep -c 'warning: result [0-9]* lives on a mesh known only by its shape' "$work/err")" -eq 100000 ] || fail "not every warning"
     [ "$(grep -c '^    (%0, %1, .*\.\.\.$' "$work/err")" -eq 100000 ] || { head -3 "$work/err"; fail "the snippets are not clipped"; }
     ;;
+  schedule-many-programs)  # a log of 100,000 programs is 100,000 ranks, each program taken by its number (linear)
+    python3 -c 'import sys; sys.stdout.write("IR = {\n}\n" * 100000)' >"$work/ranks.log"
+    timeout 60 "$tool" schedule "$work/ranks.log" >"$work/out" 2>"$work/err"; status=$?
+    [ "$status" -eq 0 ] || { head -c 400 "$work/err"; fail "schedule of 100,000 programs exited $status (124: out of time)"; }
+    grep -q "^schedule: 100000 ranks, 0 calls" "$work/err" || { tail -2 "$work/err"; fail "not 100,000 ranks"; }
+    ;;
   walk-one-file-status)  # -r over a folder holding one file prints its status line
     mkdir "$work/one" && cp "$seed" "$work/one/only.ir"
     "$tool" verify -r "$work/one" 2>"$work/err" || fail "verify -r exited $?"

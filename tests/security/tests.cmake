@@ -12,7 +12,8 @@ foreach(case output-planted-link-root output-planted-link-user output-read-only-
              walk-links-stay-inside walk-unreadable-folder walk-deep-tree walk-one-file-status validate-budget validate-nested-loops validate-many-ranks-memory sarif-code-point-columns
              dangling-comma-message
              diff-log-hunks-numbered diff-pairs-at-every-size diff-dense-changes usage-error-formats
-             log-many-programs-listed many-warnings-one-line)
+             log-many-programs-listed many-warnings-one-line
+             schedule-many-programs)
   add_test(NAME security.files.${case}
            COMMAND ${CMAKE_SOURCE_DIR}/tests/security/hostile_files.sh $<TARGET_FILE:reshardctl> ${case}
            WORKING_DIRECTORY ${CMAKE_SOURCE_DIR})
