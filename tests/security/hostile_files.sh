@@ -173,6 +173,14 @@ sys.stdout.write("{\n    (" + ", ".join("%%%d" % i for i in range(n)) + ") = \"p
     [ "$status" -eq 0 ] || { head -c 400 "$work/err"; fail "schedule of 100,000 programs exited $status (124: out of time)"; }
     grep -q "^schedule: 100000 ranks, 0 calls" "$work/err" || { tail -2 "$work/err"; fail "not 100,000 ranks"; }
     ;;
+  list-many-programs-memory)  # list of a log of 400,000 empty programs as text: under 700 MB (no JSON document built)
+    python3 -c 'import sys; sys.stdout.write("IR = {\n}\n" * 400000)' >"$work/many.log"
+    # An address-space limit cannot coexist with a sanitizer's shadow memory (tests.cmake: SANITIZED=1).
+    (if [ -z "${SANITIZED:-}" ]; then ulimit -v 700000; fi
+     timeout 120 "$tool" list "$work/many.log" >"$work/out" 2>"$work/err"; echo $? >"$work/status")
+    [ "$(cat "$work/status")" -eq 0 ] || { head -c 300 "$work/err"; fail "list of 400,000 programs exited $(cat "$work/status")"; }
+    [ "$(grep -c '^ *[0-9]*  [0-9]*-[0-9]* *0  no ' "$work/out")" -eq 400000 ] || { head -3 "$work/out"; fail "not every program listed"; }
+    ;;
   walk-one-file-status)  # -r over a folder holding one file prints its status line
     mkdir "$work/one" && cp "$seed" "$work/one/only.ir"
     "$tool" verify -r "$work/one" 2>"$work/err" || fail "verify -r exited $?"

@@ -13,7 +13,7 @@ foreach(case output-planted-link-root output-planted-link-user output-read-only-
              dangling-comma-message
              diff-log-hunks-numbered diff-pairs-at-every-size diff-dense-changes usage-error-formats
              log-many-programs-listed many-warnings-one-line
-             schedule-many-programs)
+             schedule-many-programs list-many-programs-memory)
   add_test(NAME security.files.${case}
            COMMAND ${CMAKE_SOURCE_DIR}/tests/security/hostile_files.sh $<TARGET_FILE:reshardctl> ${case}
            WORKING_DIRECTORY ${CMAKE_SOURCE_DIR})
