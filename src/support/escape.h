@@ -41,7 +41,9 @@ std::string githubLogLine(std::string_view line);
 
 // Appends `text` as the inside of a DOT "..." string; a newline becomes the
 // \n line break of a label, other control bytes a space. Bytes that are not
-// UTF-8 become U+FFFD, so Graphviz reads the file.
+// UTF-8 become U+FFFD, so Graphviz reads the file. At most 16,000 bytes are
+// appended (Graphviz's lexer refuses a longer string): a longer one is cut
+// at a whole character and ends in "...".
 void appendDotString(std::string& out, std::string_view text);
 // "// TEXT\n": a DOT comment that a newline in `text` cannot end.
 std::string dotComment(std::string_view text);

@@ -1,6 +1,7 @@
 # Hostile names through every destination of the output (support/escape.h).
 foreach(case diff-header-quoted github-status-escaped dot-comment-safe terminal-escaped html-bidi-shown
-             plan-json-non-utf8 message-name-one-line usage-error-escaped github-property-escaped validate-report-escaped schedule-listing-escaped)
+             plan-json-non-utf8 message-name-one-line usage-error-escaped github-property-escaped validate-report-escaped schedule-listing-escaped
+             dot-long-label-cut)
   add_test(NAME security.names.${case}
            COMMAND ${CMAKE_SOURCE_DIR}/tests/security/hostile_names.sh $<TARGET_FILE:reshardctl> ${case}
            WORKING_DIRECTORY ${CMAKE_SOURCE_DIR})
