@@ -91,6 +91,12 @@ std::string messageWithListing(const Diagnostic& diagnostic) {
   return diagnostic.listing.empty() ? diagnostic.message : diagnostic.message + "\n" + diagnostic.listing;
 }
 
+void setMessageAndListing(Diagnostic& diagnostic, std::string_view text) {
+  const size_t newline = text.find('\n');
+  diagnostic.message = std::string(text.substr(0, newline));
+  diagnostic.listing = newline == std::string_view::npos ? "" : terminalText(text.substr(newline + 1));
+}
+
 const char* severityName(Severity severity) {
   switch (severity) {
     case Severity::Error: return "error";

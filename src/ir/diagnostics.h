@@ -56,6 +56,10 @@ struct Diagnostic {
 // The message and, on the lines after it, the listing: what the structured
 // forms (JSON, GitHub, SARIF) carry as one text.
 std::string messageWithListing(const Diagnostic& diagnostic);
+// `text` split for a diagnostic: its first line the message, the lines after
+// it (the tool's own: the libraries a backend tried) the listing, escaped
+// for a terminal.
+void setMessageAndListing(Diagnostic& diagnostic, std::string_view text);
 
 // Thrown by the parsing layers for an error that ends the parse.
 struct InputError {

@@ -253,8 +253,8 @@ class InputValidator {
     std::string error;
     std::unique_ptr<ExecutionBackend> backend = makeBackend(options_, *loaded.program, &error);
     if (!backend) {
-      diagnostics.error(
-          fmt::format("the {} backend is not available: {}", choiceName(backendChoices(), options_.backend), error));
+      setMessageAndListing(diagnostics.error(""), fmt::format("the {} backend is not available: {}",
+                                                              choiceName(backendChoices(), options_.backend), error));
       return kExitUsage;
     }
     ValidateOptions validate;
