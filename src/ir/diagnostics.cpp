@@ -28,7 +28,9 @@ bool located(const SourceFile* source, const Diagnostic& d) {
 }
 
 void appendSnippet(std::string& out, const SourceFile& source, const Diagnostic& d, const Palette& palette) {
-  std::string_view line = source.lineAt(d.offset);
+  // Cut past the widest part shown (a clipped line shows kMaxShownLine bytes
+  // from at most the column), one byte more so that "..." still follows it.
+  std::string_view line = source.lineAt(d.offset, kMaxShownLine + 1);
   SourceFile::LineCol where = source.lineCol(d.offset);
   size_t column = where.column - 1;  // 0-based, in bytes
   size_t first = 0;
@@ -58,24 +60,42 @@ std::string flagSuffix(const Diagnostic& d) {
   return d.severity == Severity::Error ? fmt::format(" [-Werror={}]", d.code) : fmt::format(" [-W{}]", d.code);
 }
 
+void appendListing(std::string& out, const Diagnostic& d) {
+  if (d.listing.empty()) return;
+  out += d.listing;
+  if (out.back() != '\n') out += '\n';
+}
+
 void appendOne(std::string& out, const SourceFile* source, const Diagnostic& d, TextStyle style) {
   const Palette palette(style.color);
   const std::string severity =
       fmt::format("{}{}:{}", palette(severityInk(d.severity)), severityName(d.severity), palette.reset());
-  const std::string message = terminalText(d.message);
+  const std::string message = terminalLine(d.message);
   if (!located(source, d)) {
     // Not about a place in the input (an unreadable file, a missing GPU): the
     // tool speaks, as compilers do for such errors.
     out += fmt::format("reshardctl: {} {}{}\n", severity, message, flagSuffix(d));
+    appendListing(out, d);
     return;
   }
   SourceFile::LineCol where = source->lineCol(d.offset);
   out += fmt::format("{}{}:{}:{}:{} {} {}{}\n", palette(Ink::Bold), terminalLine(source->name()), where.line,
                      where.column, palette.reset(), severity, message, flagSuffix(d));
+  appendListing(out, d);
   if (style.snippets) appendSnippet(out, *source, d, palette);
 }
 
 }  // namespace
+
+std::string messageWithListing(const Diagnostic& diagnostic) {
+  return diagnostic.listing.empty() ? diagnostic.message : diagnostic.message + "\n" + diagnostic.listing;
+}
+
+void setMessageAndListing(Diagnostic& diagnostic, std::string_view text) {
+  const size_t newline = text.find('\n');
+  diagnostic.message = std::string(text.substr(0, newline));
+  diagnostic.listing = newline == std::string_view::npos ? "" : terminalText(text.substr(newline + 1));
+}
 
 const char* severityName(Severity severity) {
   switch (severity) {
@@ -96,7 +116,9 @@ DiagnosticPolicy::State DiagnosticPolicy::stateOf(std::string_view warning) cons
 bool placeOf(const SourceFile* source, const Diagnostic& d, DiagnosticPlace* place) {
   if (!located(source, d)) return false;
   const SourceFile::LineCol where = source->lineCol(d.offset);
-  const size_t lineLength = source->lineAt(d.offset).size();
+  // The line read only as far as the underline reaches, and a byte more.
+  const size_t reach = d.length < source->text().size() ? d.length + 1 : std::string_view::npos;
+  const size_t lineLength = source->lineAt(d.offset, reach).size();
   const size_t lastColumn = std::max(lineLength + 1, where.column);  // one past the line's end
   place->line = where.line;
   place->column = where.column;

@@ -39,7 +39,12 @@ struct Diagnostic {
   Severity severity = Severity::Error;
   size_t offset = kNoLocation;  // byte offset into the source
   size_t length = 1;            // bytes to underline
+  // One line: the text consumer shows a newline in it as `\x0a` (a file name
+  // or a label quoted in it cannot start a line of its own).
   std::string message;
+  // Lines shown under the message as they are (a table of a log's programs):
+  // made for a terminal by the code that adds them, each cell escaped.
+  std::string listing;
   std::vector<Diagnostic> notes;  // printed right after this one
   // A stable name for tools (JSON "code", SARIF ruleId): a warning's -W name
   // ("uneven-shards"), or a kind of error ("syntax-error", "invalid-program",
@@ -47,6 +52,14 @@ struct Diagnostic {
   std::string code;
   bool warningFlag = false;  // `code` is a -W name: the text shows [-Wcode] or [-Werror=code]
 };
+
+// The message and, on the lines after it, the listing: what the structured
+// forms (JSON, GitHub, SARIF) carry as one text.
+std::string messageWithListing(const Diagnostic& diagnostic);
+// `text` split for a diagnostic: its first line the message, the lines after
+// it (the tool's own: the libraries a backend tried) the listing, escaped
+// for a terminal.
+void setMessageAndListing(Diagnostic& diagnostic, std::string_view text);
 
 // Thrown by the parsing layers for an error that ends the parse.
 struct InputError {

@@ -57,6 +57,20 @@ TEST_CASE("past the error limit one error says so, and the rest are dropped") {
   CHECK(unlimited.sorted().size() == 50);
 }
 
+TEST_CASE("a message is one line; only its listing adds lines") {
+  DiagnosticEngine engine(&source());
+  engine.error("no program found in 'e\nt.ir:1:1: error: forged'");
+  engine.error("'x.log' holds 2 programs").listing = "  1  one\n  2  two";
+  CHECK(engine.render() ==
+        "reshardctl: error: no program found in 'e\\x0at.ir:1:1: error: forged'\n"
+        "reshardctl: error: 'x.log' holds 2 programs\n  1  one\n  2  two\n");
+  CHECK(messageWithListing(engine.diagnostics().back()) == "'x.log' holds 2 programs\n  1  one\n  2  two");
+  Diagnostic tried;
+  setMessageAndListing(tried, "cannot load X; tried:\n  /a\x1b: no\n  /b: no");
+  CHECK(tried.message == "cannot load X; tried:");
+  CHECK(tried.listing == "  /a\\x1b: no\n  /b: no");
+}
+
 TEST_CASE("a place's end column stays on its line") {
   DiagnosticPlace place;
   CHECK(placeOf(&source(), Diagnostic{Severity::Error, 6, 4, "m"}, &place));

@@ -155,11 +155,13 @@ SourceFile::LineCol SourceFile::lineCol(size_t offset) const {
   return LineCol{line, offset - start + 1};
 }
 
-std::string_view SourceFile::lineAt(size_t offset) const {
+std::string_view SourceFile::lineAt(size_t offset, size_t maxAfter) const {
   offset = std::min(offset, text_.size());
-  size_t start = lineStart(offset, nullptr);
-  size_t end = text_.find('\n', offset);
-  if (end == std::string_view::npos) end = text_.size();
+  const size_t start = lineStart(offset, nullptr);
+  const size_t newline = text_.substr(offset, maxAfter).find('\n');
+  if (newline == std::string_view::npos && maxAfter < text_.size() - offset)
+    return text_.substr(start, offset + maxAfter - start);  // cut: it runs on
+  const size_t end = newline == std::string_view::npos ? text_.size() : offset + newline;
   std::string_view line = text_.substr(start, end - start);
   if (!line.empty() && line.back() == '\r') line.remove_suffix(1);
   return line;

@@ -70,7 +70,11 @@ class SourceFile {
   // O(log lines): the first call indexes where every line starts (one pass
   // over the text), so reporting many places never rescans the file.
   LineCol lineCol(size_t offset) const;
-  std::string_view lineAt(size_t offset) const;  // without its newline
+  // The line holding `offset`, without its newline; cut `maxAfter` bytes after
+  // `offset` when it runs on: a diagnostic needs only the bytes around its
+  // column, and reading to the end of a 1 MB line for each of the many
+  // diagnostics on it would be quadratic.
+  std::string_view lineAt(size_t offset, size_t maxAfter = std::string_view::npos) const;
 
   // Hints that bytes before `offset` will rarely be read again: the pages of a
   // mapped file are dropped from memory (the kernel reads them back if a

@@ -158,6 +158,16 @@ TEST_CASE("source file: a long stream is spilled and mapped: same text, its page
   CHECK(source->text() == text);  // read back from the file after release
 }
 
+TEST_CASE("source file: a line is read only as far as asked past the offset") {
+  const SourceFile source = SourceFile::fromString("t.ir", "ab\r\ncdefgh\r\nij");
+  CHECK(source.lineAt(5) == "cdefgh");
+  CHECK(source.lineAt(5, 2) == "cde");      // cut: it runs on
+  CHECK(source.lineAt(5, 7) == "cdefgh");   // the newline within reach: the line, without its CR
+  CHECK(source.lineAt(5, 6) == "cdefgh\r");  // cut just before the newline
+  CHECK(source.lineAt(13, 1) == "ij");      // the text's end
+  CHECK(source.lineAt(1, 0) == "a");
+}
+
 TEST_CASE("source file: a missing file and a folder are reported by name") {
   std::string error;
   CHECK(!SourceFile::load("/no/such/file.ir", &error));

@@ -119,12 +119,15 @@ bool lowerReshard(Operation* reshard, ProcessGroups& groups, const LowerOptions&
   } catch (const PaddleRefusal& refusal) {
     diagnostics.error(location, 1, fmt::format("cannot lower this reshard on rank {}: {}", rank, refusal.what()));
     return false;
+  } catch (const InputError& error) {
+    // A type the functions built that the type text cannot hold (a partial
+    // on a mesh dim the new mesh lacks): this reshard is refused, not the run.
+    diagnostics.error(location, 1, fmt::format("cannot lower this reshard on rank {}: {}", rank, error.message));
+    return false;
   }
 }
 
-}  // namespace
-
-LowerSummary lowerProgram(Program& program, const LowerOptions& options, DiagnosticEngine& diagnostics) {
+LowerSummary lowerStages(Program& program, const LowerOptions& options, DiagnosticEngine& diagnostics) {
   LowerSummary summary;
   ProcessGroups groups;
   // Each stage through runPass: under RESHARDCTL_VERIFY_EACH (every test) the
@@ -167,6 +170,22 @@ LowerSummary lowerProgram(Program& program, const LowerOptions& options, Diagnos
   if (!summary.ok || options.stage == LowerStage::Pruned) return summary;
   runPass("dist_to_dense", program, [&](Program& p) { return distToDense(p, options.rank, groups); });
   return summary;
+}
+
+}  // namespace
+
+LowerSummary lowerProgram(Program& program, const LowerOptions& options, DiagnosticEngine& diagnostics) {
+  try {
+    return lowerStages(program, options, diagnostics);
+  } catch (const InputError& error) {
+    // A local type the later stages read back from text and cannot hold:
+    // the program is refused for this rank, not the run (every caller:
+    // lower --rank, lower --all-ranks, schedule, validate --lowered).
+    diagnostics.error(fmt::format("cannot lower the program for rank {}: {}", options.rank, error.message));
+    LowerSummary refused;
+    refused.ok = false;
+    return refused;
+  }
 }
 
 LoweredRank lowerRankClone(const Program& dist, LowerOptions options, DiagnosticEngine& diagnostics) {

@@ -53,7 +53,7 @@ size_t codePointColumn(std::string_view line, size_t column) {
 }
 
 Json sarifLocation(const SourceFile& source, const Diagnostic& d, const DiagnosticPlace& place) {
-  const std::string_view line = source.lineAt(d.offset);
+  const std::string_view line = source.lineAt(d.offset, place.endColumn - place.column);  // as far as the end column
   return {{"physicalLocation",
            {{"artifactLocation", {{"uri", sarifUri(source.name())}}},
             {"region", {{"startLine", place.line}, {"startColumn", codePointColumn(line, place.column)},
@@ -110,7 +110,7 @@ Json diagnosticJson(const SourceFile* source, const Diagnostic& d) {
           {"end_col", located ? Json(place.endColumn) : Json(nullptr)},
           {"severity", severityName(d.severity)},
           {"code", d.code},
-          {"message", d.message}};
+          {"message", messageWithListing(d)}};
 }
 
 void JsonLinesConsumer::consume(const SourceFile* source, const std::vector<const Diagnostic*>& diagnostics) {
@@ -128,7 +128,7 @@ std::string githubCommand(const SourceFile* source, const Diagnostic& d) {
   if (!d.code.empty()) properties += "title=" + githubProperty(d.code);
   if (!properties.empty() && properties.back() == ',') properties.pop_back();
   return fmt::format("::{}{}{}::{}\n", githubCommandName(d.severity), properties.empty() ? "" : " ", properties,
-                     githubData(terminalText(d.message)));
+                     githubData(terminalText(messageWithListing(d))));
 }
 
 void GitHubConsumer::consume(const SourceFile* source, const std::vector<const Diagnostic*>& diagnostics) {
@@ -143,12 +143,12 @@ void SarifConsumer::consume(const SourceFile* source, const std::vector<const Di
   for (const Diagnostic* d : diagnostics) {
     DiagnosticPlace place;
     if (!placeOf(source, *d, &place)) {
-      notifications_.push_back({{"level", severityName(d->severity)}, {"message", sarifMessage(d->message)}});
+      notifications_.push_back({{"level", severityName(d->severity)}, {"message", sarifMessage(messageWithListing(*d))}});
       continue;
     }
     Json result = {{"ruleId", d->code.empty() ? "invalid-program" : d->code},
                    {"level", severityName(d->severity)},
-                   {"message", sarifMessage(d->message)},
+                   {"message", sarifMessage(messageWithListing(*d))},
                    {"locations", Json::array({sarifLocation(*source, *d, place)})}};
     Json related = Json::array();
     for (const Diagnostic& note : d->notes) {
@@ -156,7 +156,7 @@ void SarifConsumer::consume(const SourceFile* source, const std::vector<const Di
       if (!placeOf(source, note, &notePlace)) continue;
       Json location = sarifLocation(*source, note, notePlace);
       location["id"] = related.size();
-      location["message"] = sarifMessage(note.message);
+      location["message"] = sarifMessage(messageWithListing(note));
       related.push_back(std::move(location));
     }
     if (!related.empty()) result["relatedLocations"] = std::move(related);

@@ -81,18 +81,9 @@ LoweredRanks lowerEveryRank(const Program* dist, const LoweredRankSink& sink, Di
     return lowered;
   }
   for (size_t i = 0; i < lowered.ranks.size(); ++i) {
-    std::unique_ptr<Program> program;
-    LowerSummary summary;
-    try {
-      LoweredRank rank = lowerRankClone(*dist, LowerOptions{lowered.ranks[i], LowerStage::Dense, plan}, diagnostics);
-      program = std::move(rank.program);
-      summary = rank.summary;
-    } catch (const InputError& error) {
-      // Text the lowering built failed to read back (a layout it cannot
-      // express): the program is refused, not the run.
-      diagnostics.error(fmt::format("cannot lower the program for rank {}: {}", lowered.ranks[i], error.message));
-      return lowered;
-    }
+    LoweredRank rank = lowerRankClone(*dist, LowerOptions{lowered.ranks[i], LowerStage::Dense, plan}, diagnostics);
+    std::unique_ptr<Program> program = std::move(rank.program);
+    const LowerSummary summary = rank.summary;
     if (!summary.ok || !mergeRings(summary.rings, lowered.ranks[i], lowered.groups, diagnostics)) return lowered;
     // Every rank asks for the same groups: the first one's figure is each one's.
     if (i == 0)

@@ -7,6 +7,7 @@
 
 #include "report/diagnostic_formats.h"
 #include "report/result_json.h"
+#include "support/escape.h"
 #include "support/text.h"
 
 namespace reshardctl {
@@ -45,8 +46,8 @@ std::string wavefrontListing(const Schedule& schedule, const ScheduleCheck& chec
     const WavefrontEntry& entry = check.wavefront[r];
     text += fmt::format("  rank {}: {} of {} done", rank.rank, entry.completed, plural(entry.checked, "call"));
     if (entry.blockedAt != kNoCall)
-      text += fmt::format(", waits in #{} {} ({})", entry.blockedAt + 1, callText(rank.calls[entry.blockedAt]),
-                          placeText(rank, rank.calls[entry.blockedAt]));
+      text += fmt::format(", waits in #{} {} ({})", entry.blockedAt + 1, terminalLine(callText(rank.calls[entry.blockedAt])),
+                          terminalLine(placeText(rank, rank.calls[entry.blockedAt])));
     text += "\n";
   }
   return text;
@@ -110,11 +111,12 @@ std::vector<std::string> uncheckedCommunicators(const Schedule& schedule) {
 std::string scheduleListing(const Schedule& schedule, const ScheduleCheck& check) {
   std::string text;
   for (const RankSchedule& rank : schedule.ranks) {
-    text += fmt::format("rank {} ({}): {}\n", rank.rank, rank.name, plural(rank.calls.size(), "call"));
+    // The listing and the table are for a terminal: file and op names escaped as lines.
+    text += fmt::format("rank {} ({}): {}\n", rank.rank, terminalLine(rank.name), plural(rank.calls.size(), "call"));
     for (size_t i = 0; i < rank.calls.size(); ++i) {
       const CommCall& call = rank.calls[i];
-      text += fmt::format("  #{:<4} {:<34} {:<18} {}{}\n", i + 1, callText(call),
-                          communicatorName(schedule.communicators.at(call.ring)), placeText(rank, call),
+      text += fmt::format("  #{:<4} {:<34} {:<18} {}{}\n", i + 1, terminalLine(callText(call)),
+                          communicatorName(schedule.communicators.at(call.ring)), terminalLine(placeText(rank, call)),
                           call.inControlFlow ? "  (in control flow: not checked)" : "");
     }
   }
@@ -127,7 +129,7 @@ std::string scheduleTable(const Schedule& schedule) {
   size_t rows = 0;
   for (const RankSchedule& rank : schedule.ranks) {
     std::vector<std::string> column{fmt::format("rank {}", rank.rank)};
-    for (const CommCall& call : rank.calls) column.push_back(fmt::format("{} @{}", callText(call), call.ring));
+    for (const CommCall& call : rank.calls) column.push_back(fmt::format("{} @{}", terminalLine(callText(call)), call.ring));
     rows = std::max(rows, column.size());
     columns.push_back(std::move(column));
   }

@@ -10,6 +10,9 @@ namespace reshardctl {
 namespace {
 
 constexpr std::string_view kReplacement = "\xEF\xBF\xBD";  // U+FFFD
+// Graphviz reads a quoted string into a 16 KiB buffer: 2.43 refuses one of
+// 16,383 bytes ("longer than 16384?"), so a DOT string stops short of it.
+constexpr size_t kMaxDotString = 16000;
 
 // One character of the text: its bytes and code point; `valid` false for a
 // byte that starts no UTF-8 sequence (overlong forms, surrogates and values
@@ -233,7 +236,9 @@ std::string diffHeaderName(std::string_view name) {
 
 std::string githubData(std::string_view text) { return githubEscaped(text, false); }
 
-std::string githubProperty(std::string_view text) { return githubEscaped(text, true); }
+// A property (a file name) is escaped for a terminal first, as the message
+// is by its consumer: ESC, BEL or a bidi control in a name reaches neither.
+std::string githubProperty(std::string_view text) { return githubEscaped(terminalText(text), true); }
 
 std::string githubLogLine(std::string_view line) {
   std::string out = githubData(line);
@@ -244,12 +249,23 @@ std::string githubLogLine(std::string_view line) {
 }
 
 void appendDotString(std::string& out, std::string_view text) {
+  const size_t start = out.size();
   appendMarkup(out, text, false, [](char c) { return printableAscii(c) && c != '"' && c != '\\'; }, [&](char c) {
     if (c == '\n') out += "\\n";
     else if (c == '"' || c == '\\') (out += '\\') += c;
     else if (static_cast<unsigned char>(c) < 0x20 || c == 0x7F) out += ' ';
     else out += c;
   });
+  if (out.size() - start <= kMaxDotString) return;
+  // Cut before the last character that fits whole: not inside a UTF-8
+  // sequence, not after the backslash that starts an escape.
+  size_t cut = start + kMaxDotString - 3;
+  while (cut > start && (static_cast<uint8_t>(out[cut]) & 0xC0) == 0x80) --cut;
+  size_t backslashes = 0;
+  while (cut - backslashes > start && out[cut - backslashes - 1] == '\\') ++backslashes;
+  if (backslashes % 2 == 1) --cut;
+  out.resize(cut);
+  out += "...";
 }
 
 std::string dotComment(std::string_view text) { return "// " + terminalLine(text) + "\n"; }

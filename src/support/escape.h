@@ -30,7 +30,9 @@ std::string terminalMasked(std::string_view text);
 std::string diffHeaderName(std::string_view name);
 
 // GitHub workflow commands (`::error file=F,line=L::MESSAGE`), the runner's
-// own rules: data escapes '%', CR and LF; a property value also ':' and ','.
+// own rules: data escapes '%', CR and LF; a property value also ':' and ','
+// (and is first escaped as terminalText escapes: `\x1b`, as the message is
+// by the consumer that writes it).
 std::string githubData(std::string_view text);
 std::string githubProperty(std::string_view text);
 // A plain line in a workflow's log (a per-input status line): escaped as data,
@@ -39,7 +41,9 @@ std::string githubLogLine(std::string_view line);
 
 // Appends `text` as the inside of a DOT "..." string; a newline becomes the
 // \n line break of a label, other control bytes a space. Bytes that are not
-// UTF-8 become U+FFFD, so Graphviz reads the file.
+// UTF-8 become U+FFFD, so Graphviz reads the file. At most 16,000 bytes are
+// appended (Graphviz's lexer refuses a longer string): a longer one is cut
+// at a whole character and ends in "...".
 void appendDotString(std::string& out, std::string_view text);
 // "// TEXT\n": a DOT comment that a newline in `text` cannot end.
 std::string dotComment(std::string_view text);

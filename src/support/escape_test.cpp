@@ -53,9 +53,26 @@ TEST_CASE("diff headers: unusual names are quoted as git quotes them") {
   CHECK(diffHeaderName("a%b::c") == "a%b::c");
 }
 
+TEST_CASE("DOT: a string stops short of Graphviz's 16 KiB buffer, cut at a whole character") {
+  std::string out;
+  appendDotString(out, std::string(15999, 'a') + "\"");  // 16,001 escaped: cut before the \"
+  CHECK(out == std::string(15997, 'a') + "...");
+  out.clear();
+  appendDotString(out, std::string(15996, 'a') + "\xC3\xA9zzz");  // the cut would split the é
+  CHECK(out == std::string(15996, 'a') + "...");
+  out.clear();
+  appendDotString(out, std::string(15996, 'a') + "\\zzz");  // the cut would leave the escape's first backslash
+  CHECK(out == std::string(15996, 'a') + "...");
+  out.clear();
+  appendDotString(out, std::string(16000, 'b'));  // exactly the limit: whole
+  CHECK(out == std::string(16000, 'b'));
+}
+
 TEST_CASE("GitHub: data, properties and plain log lines") {
   CHECK(githubData("50% done\r\n::error::x") == "50%25 done%0D%0A::error::x");
   CHECK(githubProperty("a:b,c%\n") == "a%3Ab%2Cc%25%0A");
+  // A name's ESC or bidi control reaches the workflow's log escaped, as in the message.
+  CHECK(githubProperty("e\x1b[31mvil\xe2\x80\xae.ir") == "e\\x1b[31mvil\\u202e.ir");
   CHECK(githubLogLine("a.ir: ok") == "a.ir: ok");
   CHECK(githubLogLine("x\n::add-mask::secret: ok") == "x%0A::add-mask::secret: ok");
   CHECK(githubLogLine("::error file=a::b: ok") == "%3A:error file=a::b: ok");

@@ -85,10 +85,18 @@ const FoundProgram* choose(const std::vector<FoundProgram>& found, const std::st
                         ? fmt::format("'{}' holds {} programs; choose one with --program N (or --program TEXT, "
                                       "the first whose label contains TEXT)", source.name(), found.size())
                         : fmt::format("no program {} in '{}', which holds:", selectorText(selector), source.name());
-  std::string table = formatProgramTable(found);
-  for (size_t at = 0; at < table.size(); at = table.find('\n', at) + 1) table.insert(at, "  ");
-  table.pop_back();
-  diagnostics.error(why + "\n" + table);
+  // The table indented, built in one pass: an insert per line would move the
+  // rest of the table each time (quadratic in a log of 200,000 programs).
+  const std::string table = formatProgramTable(found);  // its labels and passes escaped for a terminal
+  std::string listing;
+  listing.reserve(table.size() + 2 * found.size() + 2);
+  for (size_t at = 0; at < table.size();) {
+    const size_t end = table.find('\n', at);
+    listing.append("  ").append(table, at, end - at);
+    at = end + 1;
+    if (at < table.size()) listing += '\n';
+  }
+  diagnostics.error(why).listing = std::move(listing);
   return nullptr;
 }
 

@@ -11,6 +11,7 @@
 
 #include <fmt/format.h>
 
+#include "support/escape.h"
 #include "support/exit_code.h"
 #include "support/failure.h"
 #include "support/output_sink.h"
@@ -23,8 +24,10 @@ namespace reshardctl {
 namespace {
 
 // What is said before a Reporter exists (usage errors): straight to standard error.
+// Usage errors quote the arguments they refuse, which may be file names a CI
+// job passed on: escaped for the terminal as every diagnostic is.
 void writeError(const std::string& text) {
-  standardError() += text;
+  standardError() += terminalText(text);
   standardError().flush();
 }
 

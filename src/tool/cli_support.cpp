@@ -18,6 +18,7 @@
 #include "reshard/cost_model.h"
 #include "tool/build_info.h"
 #include "tool/input_files.h"
+#include "support/escape.h"
 #include "support/parallel_jobs.h"
 #include "support/suggest.h"
 #include "syntax/parallel/parallel_parse.h"
@@ -82,13 +83,13 @@ std::string unknownArguments(const CLI::App& command, const std::string& command
   for (const std::string& argument : command.remaining()) {
     if (!message.empty()) message += "\n";
     if (argument.size() < 2 || argument[0] != '-') {
-      message += fmt::format("reshardctl: error: unexpected argument '{}' for '{}'", argument, commandName);
+      message += fmt::format("reshardctl: error: unexpected argument '{}' for '{}'", terminalLine(argument), commandName);
       continue;
     }
-    const std::string flag = argument.substr(0, argument.find('='));
+    const std::string flag = terminalLine(argument.substr(0, argument.find('=')));
     if (command.get_parent() == nullptr && subcommandTaking(command, flag)) {
       message += fmt::format("reshardctl: error: '{}' goes after the subcommand: reshardctl {} {} ...", flag,
-                             subcommandTaking(command, flag)->get_name(), argument);
+                             subcommandTaking(command, flag)->get_name(), terminalLine(argument));
       continue;
     }
     message += fmt::format("reshardctl: error: unknown flag '{}' for '{}';{}", flag, commandName,
@@ -290,7 +291,7 @@ std::string unknownSubcommand(const CLI::App& app, int argc, const char* const* 
     const std::vector<std::string> names = subcommandNames(app);
     if (std::find(names.begin(), names.end(), argument) != names.end()) return "";
     const std::string suggestion = didYouMean(argument, names);
-    return fmt::format("reshardctl: error: unknown subcommand '{}';{}", argument,
+    return fmt::format("reshardctl: error: unknown subcommand '{}';{}", terminalLine(argument),
                        suggestion.empty() ? fmt::format(" the subcommands are {}", fmt::join(names, ", ")) : suggestion);
   }
   return "";

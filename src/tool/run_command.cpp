@@ -311,8 +311,8 @@ int runPlanned(std::vector<Row>& rows, const RunOptions& options, const std::str
   std::string error;
   std::unique_ptr<ExecutionBackend> backend = makeBackend(options, rows, team, &error);
   if (!backend) {
-    diagnostics.error(fmt::format("the {} backend is not available: {}", choiceName(backendChoices(), options.backend),
-                                  error));
+    setMessageAndListing(diagnostics.error(""), fmt::format("the {} backend is not available: {}",
+                                                            choiceName(backendChoices(), options.backend), error));
     return kExitUsage;
   }
   try {

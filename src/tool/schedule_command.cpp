@@ -89,8 +89,11 @@ std::vector<LoadedRank> loadRanks(const ScheduleOptions& options, Reporter& repo
     for (size_t k = 0; k < std::max<size_t>(programs, 1); ++k) {
       LoadedRank rank;
       rank.diagnostics = std::make_unique<DiagnosticEngine>(reporter.engine());
-      const std::string selector = programs > 1 ? std::to_string(k + 1) : "";
-      rank.loaded = loadProgram(InputProgram::chosen(file, selector), *rank.diagnostics);
+      // A log's programs by their number, as forEachInput takes them: a
+      // selector "N" would be matched against the N - 1 programs before it.
+      InputProgram input = InputProgram::chosen(file, "");
+      if (programs > 1) input.index = k + 1;
+      rank.loaded = loadProgram(input, *rank.diagnostics);
       rank.name = programs > 1 ? fmt::format("{}#{}", path, k + 1) : path;
       if (programs > 0) rank.label = file->programs[k].label;
       if (!rank.loaded.program) {

@@ -33,6 +33,7 @@
 #include "schedule/lowered_ranks.h"
 #include "schedule/lowered_run.h"
 #include "schedule/rank_rendezvous.h"
+#include "support/escape.h"
 #include "support/failure.h"
 #include "support/output_sink.h"
 #include "support/text.h"
@@ -226,14 +227,15 @@ class InputValidator {
     reporter_.report(diagnostics);  // the divergences first, then the summary
     if (!outcome) {
       ++run_.failed;
-      if (input.oneOfSeveral) run_.text += input.name + ": failed\n";
+      if (input.oneOfSeveral) run_.text += terminalLine(input.name) + ": failed\n";
       return {status, ""};
     }
     ++(outcome->divergences.empty() ? run_.matching : run_.diverging);
     if (std::getenv("RESHARDCTL_SHARE_STATS") != nullptr) reportShare(*outcome);
     if (options_.json) run_.files.push_back(outcomeJson(*outcome, loaded, shrink));
+    // File names and op names (not simulated: OP) shown as a terminal line each.
     for (const std::string& line : textLines(*outcome, shrink))
-      run_.text += (input.oneOfSeveral ? input.name + ": " : "") + line + "\n";
+      run_.text += terminalLine((input.oneOfSeveral ? input.name + ": " : "") + line) + "\n";
     return {status, ""};
   }
 
@@ -252,8 +254,8 @@ class InputValidator {
     std::string error;
     std::unique_ptr<ExecutionBackend> backend = makeBackend(options_, *loaded.program, &error);
     if (!backend) {
-      diagnostics.error(
-          fmt::format("the {} backend is not available: {}", choiceName(backendChoices(), options_.backend), error));
+      setMessageAndListing(diagnostics.error(""), fmt::format("the {} backend is not available: {}",
+                                                              choiceName(backendChoices(), options_.backend), error));
       return kExitUsage;
     }
     ValidateOptions validate;

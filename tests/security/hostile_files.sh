@@ -145,6 +145,42 @@ for _ in range(8000):
     grep -q "top.ir: ok" "$work/err" || { head -c 400 "$work/err"; fail "the file at the top was not read"; }
     ! grep -q "terminate called" "$work/err" || fail "-r aborted"
     ;;
+  log-many-programs-listed)  # a log of 400,000 empty programs: apply without --program lists them all, fast (linear)
+    python3 -c 'import sys; sys.stdout.write("IR = {\n}\n" * 400000)' >"$work/many.log"
+    timeout 60 "$tool" apply "$work/many.log" 2>"$work/err"; status=$?
+    [ "$status" -eq 2 ] || fail "apply of a log of many programs exited $status (124: out of time)"
+    grep -q "holds 400000 programs; choose one" "$work/err" || { head -c 400 "$work/err"; fail "no usage error"; }
+    [ "$(grep -c '^  [ 0-9]* [0-9]*-[0-9]* ' "$work/err")" -eq 400000 ] || fail "not every program listed"
+    ;;
+  many-warnings-one-line)  # 100,000 results on one 7 MB line, a warning each: every snippet reads only its part of the line
+    python3 -c '
+import sys
+t = "pd_dist.tensor<4x8xf32, mesh_shape:[2],dims_mappings:[-1,-1]>"
+n = 100000
+sys.stdout.write("{\n    (" + ", ".join("%%%d" % i for i in range(n)) + ") = \"pd_op.split\" () {} : () -> " + ", ".join([t] * n) + "\n}\n")
+' >"$work/wide.ir"
+    for format in text sarif; do
+      timeout 60 "$tool" verify --error-format=$format "$work/wide.ir" 2>"$work/err"; status=$?
+      [ "$status" -eq 0 ] || fail "verify --error-format=$format of 100,000 warnings on a line exited $status (124: out of time)"
+    done
+    timeout 60 "$tool" verify "$work/wide.ir" 2>"$work/err"
+    [ "$(grep -c 'warning: result [0-9]* lives on a mesh known only by its shape' "$work/err")" -eq 100000 ] || fail "not every warning"
+    [ "$(grep -c '^    (%0, %1, .*\.\.\.$' "$work/err")" -eq 100000 ] || { head -3 "$work/err"; fail "the snippets are not clipped"; }
+    ;;
+  schedule-many-programs)  # a log of 100,000 programs is 100,000 ranks, each program taken by its number (linear)
+    python3 -c 'import sys; sys.stdout.write("IR = {\n}\n" * 100000)' >"$work/ranks.log"
+    timeout 60 "$tool" schedule "$work/ranks.log" >"$work/out" 2>"$work/err"; status=$?
+    [ "$status" -eq 0 ] || { head -c 400 "$work/err"; fail "schedule of 100,000 programs exited $status (124: out of time)"; }
+    grep -q "^schedule: 100000 ranks, 0 calls" "$work/err" || { tail -2 "$work/err"; fail "not 100,000 ranks"; }
+    ;;
+  list-many-programs-memory)  # list of a log of 400,000 empty programs as text: under 700 MB (no JSON document built)
+    python3 -c 'import sys; sys.stdout.write("IR = {\n}\n" * 400000)' >"$work/many.log"
+    # An address-space limit cannot coexist with a sanitizer's shadow memory (tests.cmake: SANITIZED=1).
+    (if [ -z "${SANITIZED:-}" ]; then ulimit -v 700000; fi
+     timeout 120 "$tool" list "$work/many.log" >"$work/out" 2>"$work/err"; echo $? >"$work/status")
+    [ "$(cat "$work/status")" -eq 0 ] || { head -c 300 "$work/err"; fail "list of 400,000 programs exited $(cat "$work/status")"; }
+    [ "$(grep -c '^ *[0-9]*  [0-9]*-[0-9]* *0  no ' "$work/out")" -eq 400000 ] || { head -3 "$work/out"; fail "not every program listed"; }
+    ;;
   walk-one-file-status)  # -r over a folder holding one file prints its status line
     mkdir "$work/one" && cp "$seed" "$work/one/only.ir"
     "$tool" verify -r "$work/one" 2>"$work/err" || fail "verify -r exited $?"
