@@ -50,14 +50,20 @@ size_t residentBytesOfMapping(const void* address) {
   return SIZE_MAX;
 }
 
+// `file` loaded as a SourceFile; the test stops when it cannot be.
+std::optional<SourceFile> loadOrStop(const TempFile& file) {
+  std::string error;
+  std::optional<SourceFile> source = SourceFile::load(file.path, &error);
+  REQUIRE_MESSAGE(source, error);
+  return source;
+}
+
 }  // namespace
 
 TEST_CASE("source file: line numbers asked after its pages were dropped leave them dropped") {
   const std::string text = programOf(8 << 20);
   TempFile file(text);
-  std::string error;
-  std::optional<SourceFile> source = SourceFile::load(file.path, &error);
-  REQUIRE(source);
+  std::optional<SourceFile> source = loadOrStop(file);
   REQUIRE(std::string_view(source->text()) == text);  // every page read
   source->dropPages(0, text.size());                  // as the parallel parse's chunks do, recording no lines
   size_t offset = 0;
@@ -71,9 +77,7 @@ TEST_CASE("source file: line numbers asked after its pages were dropped leave th
 TEST_CASE("source file: a file truncated while mapped reads as zeros, and says where") {
   const std::string text = programOf(1 << 20);
   TempFile file(text);
-  std::string error;
-  std::optional<SourceFile> source = SourceFile::load(file.path, &error);
-  REQUIRE(source);
+  std::optional<SourceFile> source = loadOrStop(file);
   CHECK(!source->truncatedAt());
   // Another process shortens the file while we read it.
   REQUIRE(::truncate(file.path.c_str(), 10000) == 0);
